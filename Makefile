@@ -1,0 +1,48 @@
+# Colonia — the two commands every user needs: `make run` and `make test`.
+.DEFAULT_GOAL := help
+SHELL := /bin/bash
+
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: help install run test lint unit e2e browser bench clean
+
+help:
+	@echo "make run    install into .venv, migrate, load the default variants, start everything"
+	@echo "make test   install and run the whole suite (lint, import contracts, tests)"
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || "$$(bin/find-python)" -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[dev]"
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+run: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_variants
+	$(PY) -m config.run
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
+
+# Debian's Chromium drives the browser tests; installed here when we may (root), never downloaded.
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
+	      || echo "could not install chromium: browser tests will fail"; \
+	  else echo "install Debian's chromium package to run the browser tests"; fi; }
+
+test: install browser lint
+	$(VENV)/bin/pytest
+
+bench: install
+	$(PY) -m games.engines.bench newhaven --players 2 --games 200
+	$(PY) -m games.engines.bench nouvellefrance --players 2 --games 50
+
+clean:
+	rm -rf $(VENV) var .pytest_cache .hypothesis .ruff_cache

@@ -1,0 +1,1 @@
+"""AI opponents: pure search over the engine protocol (no Django import)."""

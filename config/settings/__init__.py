@@ -1,0 +1,1 @@
+"""Settings packages: ``base`` (development default), ``test`` and ``production``."""

@@ -1,0 +1,33 @@
+"""Test settings: fast hashing, in-memory layers unless a real Redis is given."""
+
+from __future__ import annotations
+
+import os
+
+from .base import *  # noqa: F403
+from .base import REDIS_URL
+
+DEBUG = False
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+ALLOWED_HOSTS = ["*"]
+
+# Tests that need Redis (channel layer, Celery worker) use REDIS_URL when it is set
+# (CI sets it); everything else runs on in-memory backends so a bare `pytest` works.
+if not os.environ.get("REDIS_URL"):
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "colonia-test",
+        }
+    }
+CELERY_TASK_ALWAYS_EAGER = True
+CELERY_TASK_EAGER_PROPAGATES = True
+AXES_ENABLED = True
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.InMemoryStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}

@@ -1,0 +1,140 @@
+"""The protocol every game engine implements.
+
+An engine is a stateless object (one per game) whose methods take and return
+immutable-by-convention *states*.  A game is a fold of actions over
+``new_game(variant, num_players, seed)``: the same variant, player count, seed
+and actions always give the same game, on any machine.
+
+This module is pure Python (standard library only): no Django, Channels or
+Celery import may reach ``games.engines`` (an import-linter contract checks it).
+
+Conventions shared by every engine
+----------------------------------
+* Seats are ``0 .. num_players-1`` in clockwise order.  ``None`` as a seat
+  means a spectator.
+* An *action* is a small, immutable, hashable value (a tuple or a frozen
+  dataclass).  A turn is a sequence of small actions so a person and a search
+  can act step by step.
+* ``apply`` never mutates its input: it returns a new state.  Any action that
+  is not legal for that seat now, garbage included, raises ``IllegalAction``
+  with a message a player understands, and the input state is unchanged.
+* ``observe(state, seat)`` is the *only* way hidden information leaves an
+  engine: every output (HTML, API, socket, replay, log) is built from it.  It
+  holds everything ``seat`` may know and nothing else; the seed and generator
+  state never appear in it.
+* ``determinize(state, seat, rng)`` returns a state that ``seat`` cannot tell
+  apart from ``state`` (``observe`` is equal) with everything ``seat`` cannot
+  see resampled from ``rng`` (a ``random.Random``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable
+from typing import Any, Protocol, TypeAlias, runtime_checkable
+
+__all__ = [
+    "Action",
+    "Engine",
+    "EngineError",
+    "IllegalAction",
+    "InvalidVariant",
+    "Seat",
+    "State",
+]
+
+#: An action: immutable and hashable (tuples of ints/strings, frozen dataclasses).
+Action: TypeAlias = Hashable
+#: A game state.  Opaque to callers; each engine picks its own compact layout.
+State: TypeAlias = Any
+#: A seat index, or ``None`` for a spectator.
+Seat: TypeAlias = int | None
+
+
+class EngineError(Exception):
+    """Base class of every error an engine raises on purpose."""
+
+
+class IllegalAction(EngineError, ValueError):
+    """An action that is not legal for this seat in this state.
+
+    The message is meant for the player ("That cell is already taken.").
+    """
+
+
+class InvalidVariant(EngineError, ValueError):
+    """Variant data that is malformed or not playable.
+
+    ``problems`` lists human-readable messages, each naming the field at fault.
+    """
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = list(problems)
+        super().__init__("; ".join(self.problems) or "invalid variant")
+
+
+@runtime_checkable
+class Engine(Protocol):
+    """What the web app, the AI and the tests may call on an engine."""
+
+    name: str
+    min_players: int
+    max_players: int
+
+    # -- variants ---------------------------------------------------------
+    def default_variants(self) -> dict[str, dict]:
+        """Variant name -> variant data (JSON-able), a fresh copy each call."""
+
+    def variant_schema(self) -> dict:
+        """The JSON Schema of this engine's variant data."""
+
+    def validate_variant(self, variant: dict) -> list[str]:
+        """Human-readable problems, each naming the field; ``[]`` when playable."""
+
+    # -- playing ----------------------------------------------------------
+    def new_game(self, variant: dict, num_players: int, seed: int) -> State:
+        """The initial state.  Raises ``InvalidVariant`` for unplayable data."""
+
+    def to_move(self, state: State) -> list[int]:
+        """Seats that may act now; ``[]`` when the game is over."""
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now (``[]`` if it may not act)."""
+
+    def apply(self, state: State, seat: int, action: Action) -> State:
+        """A new state after ``seat`` takes ``action``; raises ``IllegalAction``."""
+
+    def is_over(self, state: State) -> bool:
+        """True once the game has ended."""
+
+    def scores(self, state: State) -> list[int]:
+        """Current (or final) score of every seat."""
+
+    def winners(self, state: State) -> list[int]:
+        """Seats that share the win after tie-breaks; ``[]`` while running."""
+
+    # -- information ------------------------------------------------------
+    def observe(self, state: State, seat: Seat) -> dict:
+        """JSON view of ``state`` for ``seat`` (``None`` = spectator)."""
+
+    def determinize(self, state: State, seat: Seat, rng: random.Random) -> State:
+        """A state ``seat`` cannot tell from ``state``, hidden parts resampled."""
+
+    # -- serialisation ----------------------------------------------------
+    def state_to_json(self, state: State) -> dict:
+        """The full state (hidden parts included) as JSON-able data."""
+
+    def state_from_json(self, data: dict) -> State:
+        """Inverse of ``state_to_json``."""
+
+    def action_to_json(self, action: Action) -> Any:
+        """An action as JSON-able data."""
+
+    def action_from_json(self, data: Any) -> Action:
+        """Inverse of ``action_to_json``; raises ``IllegalAction`` on garbage."""
+
+    def describe_action(self, state: State, action: Action) -> str:
+        """A sentence for the game log, for the action taken in ``state``.
+
+        It must not reveal anything that is hidden from other players.
+        """
