@@ -1,0 +1,679 @@
+"""The New Haven rules: setup, legal actions and their effects.
+
+Decisions where the rules are silent (documented here once, referred to elsewhere):
+
+* **First player**: seat 0.  Seats are given in clockwise order by the table's creator,
+  who thereby chooses who starts (the rulebook says "the youngest player").
+* **A turn is a sequence of small actions** of the active player P, with automatic
+  transitions: harvest (``harvest`` or ``ship``) -> build (any number of ``build``, then
+  ``end_build``) -> share (each other seat, clockwise from P's left, may ``build`` any number
+  of times and then ``pass``) -> draw (``draw_market`` / ``draw_bag`` until the owed number
+  of buildings is drawn) -> end of turn (automatic).
+* **Share step**: skipped when every marker is 0 after P's build; it also stops as soon as
+  every marker is 0 during sharing (nobody could build anything, only pass).  A sharing
+  player who cannot build anything is still asked and is offered only ``pass``.
+* **Draw step**: the number owed is the number of markers at 0 when the step starts.  The
+  first building must come from the market if the market holds any; a blind bag draw is
+  allowed only after that or when the market is empty.  Market draws name the building
+  (resource, number), not a market slot, so identical buildings give one action.  The
+  market is refilled after the last draw; with nothing left to draw the step ends early.
+* **Hand tile identity**: a harvest action names a tile by its index in the hand.  Only the
+  first (tile index, rotation) giving a set of squares is legal (``legal_actions`` lists one
+  action per distinct placement); ``apply`` refuses the equivalent duplicates.
+* **Building from hand**: if a player holds the same building both publicly (taken from the
+  market/a clearing) and privately (drawn blind), the public copy is used first: this keeps
+  the others' knowledge exact and reveals nothing new.  A face-down building's number is
+  known to the others only if it came from the public part of the hand.
+* **Rebuild**: a building removed by rebuilding leaves the game (``removed``), its number
+  public only when it was public in the village.
+* **Harvest tile draws**: the tile is drawn at the end of the turn (after building); an
+  empty pool simply gives nothing (validation makes that impossible for valid variants).
+* **Side B**: ponds and the settlement tiles are shuffled onto the settlement cells of the
+  play area in the order of the cells (row-major), each tile at a random rotation.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..protocol import IllegalAction
+from .state import (
+    BUILD,
+    DRAW,
+    HARVEST,
+    OVER,
+    POND,
+    POND_CELL,
+    PRINTED,
+    SHARE,
+    SHIP_DOWN,
+    SHIP_UP,
+    TILE,
+    Player,
+    State,
+)
+from .variants import Compiled
+
+END_BUILD = ("end_build",)
+PASS = ("pass",)
+DRAW_BAG = ("draw_bag",)
+
+
+# -- setup ------------------------------------------------------------------
+
+
+def shuffle(rng: random.Random, items: list) -> None:
+    """Shuffle ``items`` in place, deterministically for a given ``rng`` state.
+
+    Sorting by ``rng.random()`` keys is a uniform shuffle several times faster than
+    ``random.shuffle`` (which dominated the cost of a whole short game); Mersenne
+    Twister output is the same on every platform, ties are practically impossible and
+    keep the original order (a stable sort).
+    """
+    keys = [rng.random() for _ in items]
+    order = sorted(range(len(items)), key=keys.__getitem__)
+    items[:] = [items[i] for i in order]
+
+
+def setup(variant: dict, cv: Compiled, n: int, seed: int) -> State:
+    """The initial state; every chance event is resolved here from ``seed``."""
+    rng = random.Random(seed)
+    pool = list(range(len(cv.tiles)))
+    shuffle(rng, pool)
+    removal = cv.removals.get(n, 0)
+    bag = [code for code in range(cv.ncodes) for _ in range(cv.copies - removal)]
+    shuffle(rng, bag)
+    removed = [(code, -1) for code in range(cv.ncodes) for _ in range(removal)]
+
+    st = State.__new__(State)
+    st.cv = cv
+    st.variant = variant
+    st.n = n
+    st.market = [bag.pop() for _ in range(min(cv.market_size, len(bag)))]
+    players = []
+    for _ in range(n):
+        p = Player()
+        p.priv = [bag.pop() for _ in range(min(cv.hand_buildings, len(bag)))]
+        p.tiles = [pool.pop() for _ in range(cv.hand_tiles)]
+        p.ship = pool.pop() if cv.shipments else -1
+        p.village = [-1] * cv.nspaces
+        p.cm = [0] * cv.R
+        players.append(p)
+    st.players = tuple(players)
+
+    squares = bytearray(cv.sq_width * cv.sq_width)
+    cells: list = [None] * cv.ncells
+    play = cv.play_area[n]
+    in_play = set(play)
+    for index, (cell, sq) in enumerate(cv.printed):
+        if cell in in_play:
+            cells[cell] = (PRINTED, index, 0)
+            for q, r in zip(cv.cell_squares[cell], sq, strict=True):
+                squares[q] = r + 1
+    settlements = [c for c in cv.settlements if c in in_play]
+    items = [(POND_CELL, label) for label in cv.ponds if label <= n]
+    items += [(TILE, pool.pop()) for _ in range(cv.settlement_tiles)]
+    shuffle(rng, items)
+    for cell, (kind, what) in zip(settlements, items, strict=False):
+        if kind == POND_CELL:
+            cells[cell] = (POND_CELL, what, 0)
+            for q in cv.cell_squares[cell]:
+                squares[q] = POND
+        else:
+            rot = rng.randrange(4)
+            cells[cell] = (TILE, what, rot)
+            for q, r in zip(cv.cell_squares[cell], cv.rotate(what, rot), strict=True):
+                squares[q] = r + 1
+    st.clearing = {c: bag.pop() for c in cv.clearings if c in in_play and bag}
+    st.squares = squares
+    st.cells = cells
+    st.empty = tuple(c for c in play if cells[c] is None)
+    st.pool = pool
+    st.bag = bag
+    st.removed = removed
+    st.markers = [0] * cv.R
+    st.phase = HARVEST
+    st.active = 0
+    st.sharer = -1
+    st.turn = 0
+    st.draws_owed = 0
+    st.draws_done = 0
+    st.ship_cell = -1
+    st.last_cell = -1
+    st.built = False
+    return st
+
+
+# -- helpers ----------------------------------------------------------------
+
+
+def to_move(st: State) -> list[int]:
+    """Seats that may act now."""
+    if st.phase == OVER:
+        return []
+    return [st.sharer] if st.phase == SHARE else [st.active]
+
+
+def gather(cv: Compiled, squares: bytearray, cell: int) -> list[int]:
+    """Marker values after a tile was placed on ``cell``: flood fill per resource."""
+    markers = [0] * cv.R
+    qs = cv.cell_squares[cell]
+    nb = cv.sq_nb
+    done = []
+    for q in qs:
+        code = squares[q]
+        if code in done or code == POND or not code:
+            continue
+        done.append(code)
+        stack = [x for x in qs if squares[x] == code]
+        seen = set(stack)
+        while stack:
+            i = stack.pop()
+            for j in nb[i]:
+                if squares[j] == code and j not in seen:
+                    seen.add(j)
+                    stack.append(j)
+        markers[code - 1] = len(seen)
+    return markers
+
+
+def _place(ns: State, cell: int, entry: tuple, sq: tuple[int, ...]) -> None:
+    cv = ns.cv
+    squares = ns.squares = bytearray(ns.squares)
+    for q, r in zip(cv.cell_squares[cell], sq, strict=True):
+        squares[q] = r + 1
+    cells = ns.cells = list(ns.cells)
+    cells[cell] = entry
+    ns.empty = tuple(c for c in ns.empty if c != cell)
+
+
+def _nb_union(cv: Compiled, mask: int) -> int:
+    out = 0
+    nb = cv.space_nb
+    while mask:
+        low = mask & -mask
+        out |= nb[low.bit_length() - 1]
+        mask ^= low
+    return out
+
+
+def _allowed_spaces(cv: Compiled, p: Player, r: int, value: int) -> int:
+    """Bitmask of village spaces where a building of resource ``r`` may go now."""
+    aff = cv.affordable[value if value < cv.max_cost else cv.max_cost]
+    cm = p.cm[r]
+    if not cv.rebuild:
+        aff &= ~p.occ
+        return aff & _nb_union(cv, cm) if cm else aff
+    # Rebuild: judge each space as if it were empty (its own building does not count).
+    out = 0
+    m = aff
+    nb = cv.space_nb
+    while m:
+        low = m & -m
+        m ^= low
+        rest = cm & ~low
+        if not rest or nb[low.bit_length() - 1] & rest:
+            out |= low
+    return out
+
+
+def build_actions(st: State, p: Player) -> list:
+    """Every ``build`` action of player ``p`` with the current markers."""
+    cv = st.cv
+    markers = st.markers
+    out: list = []
+    allowed_by_res: dict[int, int] = {}
+    codes = sorted(set(p.pub).union(p.priv))
+    cost = cv.space_cost
+    for code in codes:
+        r = cv.code_res[code]
+        value = markers[r]
+        if not value:
+            continue
+        allowed = allowed_by_res.get(r)
+        if allowed is None:
+            allowed = allowed_by_res[r] = _allowed_spaces(cv, p, r, value)
+        num = cv.code_num[code]
+        acts = cv.build_acts[code]
+        while allowed:
+            low = allowed & -allowed
+            allowed ^= low
+            s = low.bit_length() - 1
+            a = acts[s]
+            out.append(a[0])
+            if num == cost[s]:
+                out.append(a[1])
+    return out
+
+
+def legal_actions(st: State, seat: int) -> list:
+    """Every action ``seat`` may take now."""
+    phase = st.phase
+    if phase == OVER:
+        return []
+    cv = st.cv
+    if phase == HARVEST:
+        if seat != st.active:
+            return []
+        p = st.players[seat]
+        empty = st.empty
+        out: list = []
+        seen: set = set()
+        hacts = cv.harvest_acts
+        for i, tile in enumerate(p.tiles):
+            for rot, sq in cv.tile_rots[tile]:
+                if sq in seen:
+                    continue
+                seen.add(sq)
+                if i < len(hacts):
+                    row = hacts[i][rot]
+                    out.extend([row[c] for c in empty])
+                else:  # pragma: no cover - hands never exceed their size
+                    out.extend(("harvest", i, *cv.cell_rc[c], rot) for c in empty)
+        if p.ship >= 0:
+            sacts = cv.ship_acts
+            for c in empty:
+                out.extend(sacts[c])
+        return out
+    if phase == BUILD:
+        if seat != st.active:
+            return []
+        return [END_BUILD, *build_actions(st, st.players[seat])]
+    if phase == SHARE:
+        if seat != st.sharer:
+            return []
+        return [PASS, *build_actions(st, st.players[seat])]
+    # DRAW
+    if seat != st.active:
+        return []
+    out = [cv.market_acts[c] for c in dict.fromkeys(st.market)]
+    if st.bag and (st.draws_done or not st.market):
+        out.append(DRAW_BAG)
+    return out
+
+
+# -- transitions ---------------------------------------------------------------
+
+
+def _end_turn(ns: State) -> None:
+    """Markers to 0, tile draw or shipment flip, game end check, next player."""
+    cv = ns.cv
+    ns.markers = [0] * cv.R
+    p = ns.mut_player(ns.active)
+    if ns.ship_cell >= 0:
+        # The shipment is turned face up where it lies: its real squares, rotation 0.
+        cell = ns.ship_cell
+        tile = ns.cells[cell][1]
+        squares = ns.squares = bytearray(ns.squares)
+        for q, r in zip(cv.cell_squares[cell], cv.tiles[tile], strict=True):
+            squares[q] = r + 1
+        cells = ns.cells = list(ns.cells)
+        cells[cell] = (SHIP_UP, tile, 0)
+        ns.ship_cell = -1
+    elif ns.pool:
+        pool = ns.pool = list(ns.pool)
+        p.tiles.append(pool.pop())
+    p.turns += 1
+    ns.turn += 1
+    ns.sharer = -1
+    ns.draws_owed = ns.draws_done = 0
+    ns.built = False
+    if len(ns.empty) <= 1:
+        ns.phase = OVER
+        return
+    nxt = (ns.active + 1) % ns.n
+    np = ns.players[nxt]
+    if not np.tiles and np.ship < 0:  # pragma: no cover - impossible with valid variants
+        ns.phase = OVER
+        return
+    ns.active = nxt
+    ns.phase = HARVEST
+
+
+def _finish_draws(ns: State) -> None:
+    cv = ns.cv
+    if len(ns.market) < cv.market_size and ns.bag:
+        market = ns.market = list(ns.market)
+        bag = ns.bag = list(ns.bag)
+        while len(market) < cv.market_size and bag:
+            market.append(bag.pop())
+    _end_turn(ns)
+
+
+def _enter_draw(ns: State) -> None:
+    ns.sharer = -1
+    ns.draws_owed = ns.markers.count(0)
+    ns.draws_done = 0
+    ns.built = False
+    if not ns.draws_owed or (not ns.market and not ns.bag):
+        _finish_draws(ns)
+    else:
+        ns.phase = DRAW
+
+
+def _advance_share(ns: State, nxt: int) -> None:
+    if nxt == ns.active or not any(ns.markers):
+        _enter_draw(ns)
+    else:
+        ns.phase = SHARE
+        ns.sharer = nxt
+        ns.built = False
+
+
+# -- action handlers -------------------------------------------------------------
+
+
+def _need_int(value, what: str) -> int:
+    if type(value) is not int:
+        raise IllegalAction(f"The {what} must be a whole number.")
+    return value
+
+
+def _shape(a: tuple, size: int, name: str) -> None:
+    if len(a) != size:
+        raise IllegalAction(f"A {name} action has {size - 1} values, not {len(a) - 1}.")
+
+
+def _board_cell(st: State, row, col) -> int:
+    cv = st.cv
+    row = _need_int(row, "row")
+    col = _need_int(col, "column")
+    if not (0 <= row < cv.size and 0 <= col < cv.size):
+        raise IllegalAction("That cell is not on the board.")
+    cell = row * cv.size + col
+    if cell not in cv.play_area[st.n]:
+        raise IllegalAction("That cell is not in the play area.")
+    if st.cells[cell] is not None:
+        raise IllegalAction("That cell is already taken.")
+    return cell
+
+
+def _harvest(st: State, seat: int, a: tuple) -> State:
+    if st.phase != HARVEST:
+        raise IllegalAction("You cannot place a harvest tile now.")
+    _shape(a, 5, "harvest")
+    cv = st.cv
+    i = _need_int(a[1], "tile index")
+    p = st.players[seat]
+    if not 0 <= i < len(p.tiles):
+        raise IllegalAction(f"You have no harvest tile number {i}.")
+    cell = _board_cell(st, a[2], a[3])
+    rot = _need_int(a[4], "rotation")
+    if not 0 <= rot < 4:
+        raise IllegalAction("The rotation must be 0, 1, 2 or 3.")
+    sq = cv.rotate(p.tiles[i], rot)
+    for j in range(i + 1):
+        for rot2, sq2 in cv.tile_rots[p.tiles[j]]:
+            if j == i and rot2 >= rot:
+                break
+            if sq2 == sq:
+                raise IllegalAction(
+                    f"That is the same placement as tile {j} at rotation {rot2}; use that one."
+                )
+    ns = st.copy()
+    np = ns.mut_player(seat)
+    tile = np.tiles.pop(i)
+    _place(ns, cell, (TILE, tile, rot), sq)
+    if cell in ns.clearing:
+        clearing = ns.clearing = dict(ns.clearing)
+        np.pub.append(clearing.pop(cell))
+    ns.markers = gather(cv, ns.squares, cell)
+    ns.phase = BUILD
+    ns.built = False
+    ns.last_cell = cell
+    return ns
+
+
+def _ship(st: State, seat: int, a: tuple) -> State:
+    if st.phase != HARVEST:
+        raise IllegalAction("You cannot play your shipment now.")
+    _shape(a, 4, "ship")
+    cv = st.cv
+    p = st.players[seat]
+    if p.ship < 0:
+        raise IllegalAction("You have already played your shipment.")
+    cell = _board_cell(st, a[1], a[2])
+    if type(a[3]) is not str or a[3] not in cv.res_index:
+        raise IllegalAction(f"Unknown resource; choose one of {', '.join(cv.resources)}.")
+    r = cv.res_index[a[3]]
+    ns = st.copy()
+    np = ns.mut_player(seat)
+    tile = np.ship
+    np.ship = -1
+    np.ship_played = True
+    _place(ns, cell, (SHIP_DOWN, tile, r), (r, r, r, r))
+    if cell in ns.clearing:
+        clearing = ns.clearing = dict(ns.clearing)
+        np.pub.append(clearing.pop(cell))
+    ns.ship_cell = cell
+    ns.markers = gather(cv, ns.squares, cell)
+    ns.phase = BUILD
+    ns.built = False
+    ns.last_cell = cell
+    return ns
+
+
+def check_build(st: State, seat: int, a: tuple) -> tuple[int, int, bool]:
+    """Validate a ``build`` action; return (code, space, face_up)."""
+    if st.phase not in (BUILD, SHARE):
+        raise IllegalAction("You cannot build now.")
+    _shape(a, 6, "build")
+    cv = st.cv
+    _, res, num, row, col, up = a
+    if type(res) is not str or res not in cv.res_index:
+        raise IllegalAction(f"Unknown resource; choose one of {', '.join(cv.resources)}.")
+    num = _need_int(num, "building number")
+    if num not in cv.num_index:
+        raise IllegalAction(f"There is no building number {num}.")
+    row = _need_int(row, "village row")
+    col = _need_int(col, "village column")
+    if not (0 <= row < cv.vrows and 0 <= col < cv.vcols):
+        raise IllegalAction("That space is not in your village.")
+    if type(up) is not bool:
+        raise IllegalAction("Say whether the building goes face up (true) or face down (false).")
+    r = cv.res_index[res]
+    code = r * len(cv.numbers) + cv.num_index[num]
+    p = st.players[seat]
+    if code not in p.pub and code not in p.priv:
+        raise IllegalAction(f"You have no {res} {num} building in hand.")
+    s = row * cv.vcols + col
+    cost = cv.space_cost[s]
+    if st.markers[r] < cost:
+        raise IllegalAction(
+            f"Not enough {res}: that space costs {cost} and the {res} marker is at {st.markers[r]}."
+        )
+    bit = 1 << s
+    if p.occ & bit and not cv.rebuild:
+        raise IllegalAction("That village space already holds a building.")
+    rest = p.cm[r] & ~bit
+    if rest and not cv.space_nb[s] & rest:
+        raise IllegalAction(f"A {res} building must go next to one of your {res} buildings.")
+    if up and num != cost:
+        raise IllegalAction(
+            f"A building goes face up only on a space costing its number ({num}); "
+            "build it face down instead."
+        )
+    return code, s, up
+
+
+def _build(st: State, seat: int, a: tuple) -> State:
+    code, s, up = check_build(st, seat, a)
+    cv = st.cv
+    r = cv.code_res[code]
+    ns = st.copy()
+    markers = ns.markers = list(ns.markers)
+    markers[r] -= cv.space_cost[s]
+    p = ns.mut_player(seat)
+    if code in p.pub:
+        p.pub.remove(code)
+        known = 1
+    else:
+        p.priv.remove(code)
+        known = 1 if up else 0
+    bit = 1 << s
+    old = p.village[s]
+    if old >= 0:
+        old_code = old >> 2
+        ns.removed = [*ns.removed, (old_code, -1 if old & 1 else seat)]
+        p.cm[cv.code_res[old_code]] &= ~bit
+        p.up &= ~bit
+    p.village[s] = code << 2 | (2 if up else 0) | known
+    p.cm[r] |= bit
+    p.occ |= bit
+    if up:
+        p.up |= bit
+    ns.built = True
+    return ns
+
+
+def _end_build(st: State, seat: int, a: tuple) -> State:
+    if st.phase != BUILD:
+        if st.phase == SHARE:
+            raise IllegalAction("You are sharing: pass to end your building.")
+        raise IllegalAction("You cannot end a build now.")
+    _shape(a, 1, "end_build")
+    ns = st.copy()
+    _advance_share(ns, (st.active + 1) % st.n)
+    return ns
+
+
+def _pass(st: State, seat: int, a: tuple) -> State:
+    if st.phase != SHARE:
+        if st.phase == BUILD:
+            raise IllegalAction("It is your own turn: end the build instead of passing.")
+        raise IllegalAction("You cannot pass now.")
+    _shape(a, 1, "pass")
+    ns = st.copy()
+    _advance_share(ns, (st.sharer + 1) % st.n)
+    return ns
+
+
+def _after_draw(ns: State) -> None:
+    ns.draws_done += 1
+    if ns.draws_done >= ns.draws_owed or (not ns.market and not ns.bag):
+        _finish_draws(ns)
+
+
+def _draw_market(st: State, seat: int, a: tuple) -> State:
+    if st.phase != DRAW:
+        raise IllegalAction("You cannot draw buildings now.")
+    _shape(a, 3, "draw_market")
+    cv = st.cv
+    res, num = a[1], a[2]
+    if type(res) is not str or res not in cv.res_index:
+        raise IllegalAction(f"Unknown resource; choose one of {', '.join(cv.resources)}.")
+    num = _need_int(num, "building number")
+    if num not in cv.num_index:
+        raise IllegalAction(f"There is no building number {num}.")
+    code = cv.res_index[res] * len(cv.numbers) + cv.num_index[num]
+    if code not in st.market:
+        raise IllegalAction(f"There is no {res} {num} building in the market.")
+    ns = st.copy()
+    market = ns.market = list(ns.market)
+    market.remove(code)
+    ns.mut_player(seat).pub.append(code)
+    _after_draw(ns)
+    return ns
+
+
+def _draw_bag(st: State, seat: int, a: tuple) -> State:
+    if st.phase != DRAW:
+        raise IllegalAction("You cannot draw buildings now.")
+    _shape(a, 1, "draw_bag")
+    if not st.bag:
+        raise IllegalAction("The bag is empty: take a building from the market.")
+    if not st.draws_done and st.market:
+        raise IllegalAction("Your first building must come from the market.")
+    ns = st.copy()
+    bag = ns.bag = list(ns.bag)
+    ns.mut_player(seat).priv.append(bag.pop())
+    _after_draw(ns)
+    return ns
+
+
+HANDLERS = {
+    "harvest": _harvest,
+    "ship": _ship,
+    "build": _build,
+    "end_build": _end_build,
+    "pass": _pass,
+    "draw_market": _draw_market,
+    "draw_bag": _draw_bag,
+}
+
+
+def apply(st: State, seat: int, action) -> State:
+    """The state after ``seat`` takes ``action``; ``IllegalAction`` otherwise."""
+    if type(action) is not tuple or not action or type(action[0]) is not str:
+        raise IllegalAction("That is not a New Haven action.")
+    handler = HANDLERS.get(action[0])
+    if handler is None:
+        raise IllegalAction(f"Unknown action {action[0]!r}.")
+    if st.phase == OVER:
+        raise IllegalAction("The game is over.")
+    if type(seat) is not int or seat not in to_move(st):
+        raise IllegalAction("It is not your turn to act.")
+    return handler(st, seat, action)
+
+
+# -- scoring ------------------------------------------------------------------------
+
+
+def breakdown(cv: Compiled, p: Player) -> dict:
+    """Completed rows and columns of a village with their points."""
+    rows = []
+    for i, mask in enumerate(cv.row_masks):
+        if p.occ & mask == mask:
+            doubled = p.up & mask == mask
+            value = cv.row_values[i]
+            rows.append(
+                {
+                    "row": i,
+                    "value": value,
+                    "doubled": doubled,
+                    "points": value * (2 if doubled else 1),
+                }
+            )
+    cols = []
+    for i, mask in enumerate(cv.col_masks):
+        if p.occ & mask == mask:
+            doubled = p.up & mask == mask
+            value = cv.col_values[i]
+            cols.append(
+                {
+                    "col": i,
+                    "value": value,
+                    "doubled": doubled,
+                    "points": value * (2 if doubled else 1),
+                }
+            )
+    total = sum(x["points"] for x in rows) + sum(x["points"] for x in cols)
+    return {"rows": rows, "cols": cols, "total": total}
+
+
+def score(cv: Compiled, p: Player) -> int:
+    """Points of one village."""
+    total = 0
+    occ, up = p.occ, p.up
+    for i, mask in enumerate(cv.row_masks):
+        if occ & mask == mask:
+            total += cv.row_values[i] * (2 if up & mask == mask else 1)
+    for i, mask in enumerate(cv.col_masks):
+        if occ & mask == mask:
+            total += cv.col_values[i] * (2 if up & mask == mask else 1)
+    return total
+
+
+def empty_spaces(cv: Compiled, p: Player) -> int:
+    """Number of empty village spaces."""
+    return cv.nspaces - p.occ.bit_count()
+
+
+def winners(st: State) -> list[int]:
+    """Most points; ties: fewest empty village spaces, then fewest buildings in hand."""
+    if st.phase != OVER:
+        return []
+    cv = st.cv
+    keys = [(score(cv, p), -empty_spaces(cv, p), -(len(p.pub) + len(p.priv))) for p in st.players]
+    best = max(keys)
+    return [seat for seat, k in enumerate(keys) if k == best]
