@@ -1,0 +1,22 @@
+"""Nouvelle-France rules engine (pure Python): see ``rules`` for the turn structure.
+
+Where the German rulebook and ``/work/shared/rules/nouvelle-france.md`` disagree, the
+rules file is followed:
+
+* the Huron is used at the start of one's own turn (German: before or after another
+  player's turn);
+* when no face-up card can be played, the player discards one, a copy of its shape
+  leaves the game and the player draws again (German: the chosen piece is first
+  offered to the other players in turn; whoever places it scores and the active
+  player's turn is lost);
+* the Coureur des bois is offered clockwise from the active player's left (German:
+  whoever calls first).
+"""
+
+from __future__ import annotations
+
+from .engine import NouvelleFranceEngine
+
+ENGINE = NouvelleFranceEngine()
+
+__all__ = ["ENGINE", "NouvelleFranceEngine"]

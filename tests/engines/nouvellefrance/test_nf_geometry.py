@@ -1,0 +1,188 @@
+"""Pieces, rotations and placement by lowering."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from nf_helpers import (
+    E,
+    edit,
+    heights_of,
+    new,
+    orientation_index,
+    rotation_index,
+    variant,
+    with_cubes,
+)
+
+from games.engines.nouvellefrance.variant import compiled
+from games.engines.protocol import IllegalAction
+
+CV = compiled(variant("standard"))
+SHAPES = {k.name: k for k in CV.shapes}
+BONUS = {k.name: k for k in CV.bonus}
+CHURCH = CV.sites[CV.site_index["church"]]
+REDOUBT = CV.sites[CV.site_index["redoubt"]]
+BEAM_X = rotation_index(BONUS["beam"], {(0, 0, 0), (1, 0, 0), (2, 0, 0)})
+BEAM_UP = rotation_index(BONUS["beam"], {(0, 0, 0), (0, 0, 1), (0, 0, 2)})
+
+
+def test_distinct_rotation_counts() -> None:
+    """X: 3 (flat, or standing in the x-z or y-z plane) because its 8 plane symmetries
+    are realised by 3-D rotations, so 24 / 8 = 3; F has no symmetry: 24; the mirror
+    symmetric U, W, V, T have 12; N, P, L have none (a mirror image counts once because
+    flipping a flat piece is itself a 3-D rotation)."""
+    counts = {name: len(k.rotations) for name, k in SHAPES.items()}
+    assert counts == {
+        "cross": 3,
+        "horseshoe": 12,
+        "stairs": 12,
+        "square": 12,
+        "eel": 24,
+        "cannon": 24,
+        "plough": 24,
+        "scythe": 24,
+        "weathervane": 12,
+    }
+    assert counts["cross"] < counts["plough"]
+    assert [len(BONUS[b].rotations) for b in ("beam", "post", "peg")] == [3, 3, 1]
+    flat = [r for r in SHAPES["cross"].rotations if all(c[2] == 0 for c in r.cubes)]
+    assert len(flat) == 1
+
+
+def test_coloured_orientations_distinguish_colour_layouts() -> None:
+    """A quarter turn of the X keeps its shape but moves its colours: 24 coloured ones."""
+    for pattern in CV.copies:
+        orients = SHAPES["cross"].orientations(pattern)
+        assert len(orients) == 24
+        assert {r for r, _ in orients} == {0, 1, 2}
+    assert len(BONUS["beam"].orientations((1, 1, 1))) == 3
+
+
+def test_rotations_computed_once_per_variant() -> None:
+    assert compiled(variant("standard")) is CV
+    assert SHAPES["plough"].orientations(CV.copies[0]) is SHAPES["plough"].orientations(
+        CV.copies[0]
+    )
+    h = heights_of(new(), "church", {})
+    assert CHURCH.placements(h, SHAPES["eel"]) is CHURCH.placements(h, SHAPES["eel"])
+
+
+def test_lowering_onto_uneven_stacks() -> None:
+    beam = BONUS["beam"]
+    # Supported at both ends by stacks of 2: rests on level 3, bridging the gap.
+    h = heights_of(new(), "church", {(0, 0): 2, (2, 0): 2})
+    assert CHURCH.placements(h, beam)[(BEAM_X, 0, 0)] == 3
+    # Balanced on a middle stack of 2, centre over the support: stable at level 3.
+    h = heights_of(new(), "church", {(0, 0): 1, (1, 0): 2})
+    assert CHURCH.placements(h, beam)[(BEAM_X, 0, 0)] == 3
+    # Resting on one end only: the centre (x = 1.5) lies outside the cell [0, 1]: unstable.
+    h = heights_of(new(), "church", {(0, 0): 2})
+    assert (BEAM_X, 0, 0) not in CHURCH.placements(h, beam)
+    # On flat ground it simply lies on level 1.
+    assert CHURCH.placements(heights_of(new(), "church", {}), beam)[(BEAM_X, 0, 0)] == 1
+
+
+def test_upside_down_horseshoe_straddles_a_stack() -> None:
+    u = SHAPES["horseshoe"]
+    r = rotation_index(u, {(0, 0, 0), (2, 0, 0), (0, 0, 1), (1, 0, 1), (2, 0, 1)})
+    # Middle column taller than the gap under the arch: rests on it, legs hang (stable).
+    h = heights_of(new(), "church", {(1, 0): 2})
+    assert CHURCH.placements(h, u)[(r, 0, 0)] == 2
+    # The gap under the arch fits a stack of 1: the legs reach the ground.
+    h = heights_of(new(), "church", {(1, 0): 1})
+    assert CHURCH.placements(h, u)[(r, 0, 0)] == 1
+
+
+def test_height_limit() -> None:
+    beam = BONUS["beam"]
+    assert CHURCH.placements(heights_of(new(), "church", {}), beam)[(BEAM_UP, 0, 0)] == 1
+    h = heights_of(new(), "church", {(0, 0): 1})
+    assert (BEAM_UP, 0, 0) not in CHURCH.placements(h, beam)
+    full = heights_of(new(), "church", dict.fromkeys(CHURCH.cells, 3))
+    assert CHURCH.placements(full, BONUS["peg"]) == {}
+
+
+def test_outside_footprint_refused_and_state_unchanged() -> None:
+    s = new(seed=3)
+    s = edit(s, step="draw")
+    peg = BONUS["peg"]
+    seat = s.active
+    before = E.state_to_json(s)
+    for x, y in [(1, 1), (6, 0), (-1, 0), (2, 2)]:
+        with pytest.raises(IllegalAction):
+            E.apply(s, seat, ("bonus", "peg", "church", 0, x, y))
+    # The redoubt bend: no piece may span (5, 0) and (6, 1), nor sit at (6, 0).
+    with pytest.raises(IllegalAction):
+        E.apply(s, seat, ("bonus", "post", "redoubt", 0, 6, 0))
+    assert E.state_to_json(s) == before
+    assert (0, 0, 0) in {(r, x, y) for (r, x, y) in CHURCH.placements(s.heights[0], peg)}
+
+
+def test_unstable_bonus_refused_through_apply() -> None:
+    s = new(seed=5)
+    seat = s.active
+    s = edit(s, step="draw")
+    s = with_cubes(s, "church", {(0, 0, 1): 3, (0, 0, 2): 3})
+    o = orientation_index(
+        BONUS["beam"], (seat,) * 3, {(0, 0, 0, seat), (1, 0, 0, seat), (2, 0, 0, seat)}
+    )
+    with pytest.raises(IllegalAction, match="stable"):
+        E.apply(s, seat, ("bonus", "beam", "church", o, 0, 0))
+    t = E.apply(s, seat, ("bonus", "beam", "church", o, 1, 0))  # on the ground, stable
+    assert {(1, 0, 1), (2, 0, 1), (3, 0, 1)} <= set(t.cubes[0])
+
+
+def _brute_force(site, heights, kind):
+    """Independent re-implementation with explicit lowering and float centre of mass."""
+    h = dict(zip(site.cells, heights, strict=True))
+    found = {}
+    xs = [c[0] for c in site.cells]
+    ys = [c[1] for c in site.cells]
+    for r, rot in enumerate(kind.rotations):
+        for x in range(min(xs) - 4, max(xs) + 5):
+            for y in range(min(ys) - 4, max(ys) + 5):
+                cols = {(x + dx, y + dy) for dx, dy, _ in rot.cubes}
+                if not cols <= set(site.cells):
+                    continue
+                base = 30
+                while base > 1 and all(
+                    base - 1 + dz > h[(x + dx, y + dy)] for dx, dy, dz in rot.cubes
+                ):
+                    base -= 1
+                cubes = [(x + dx, y + dy, base + dz) for dx, dy, dz in rot.cubes]
+                if max(c[2] for c in cubes) > site.height_limit:
+                    continue
+                own = set(cubes)
+                resting = [
+                    c
+                    for c in cubes
+                    if c[2] == 1 or ((c[0], c[1], c[2] - 1) not in own and h[c[:2]] == c[2] - 1)
+                ]
+                cx = sum(c[0] + 0.5 for c in cubes) / len(cubes)
+                cy = sum(c[1] + 0.5 for c in cubes) / len(cubes)
+                x0 = min(c[0] for c in resting)
+                x1 = max(c[0] for c in resting) + 1
+                y0 = min(c[1] for c in resting)
+                y1 = max(c[1] for c in resting) + 1
+                if x0 <= cx <= x1 and y0 <= cy <= y1:
+                    found[(r, x, y)] = base
+    return found
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    site=st.sampled_from(CV.sites),
+    kind=st.sampled_from(CV.shapes + CV.bonus),
+    data=st.data(),
+)
+def test_placements_match_brute_force(site, kind, data) -> None:
+    heights = tuple(data.draw(st.integers(0, 3)) for _ in site.cells)
+    fast = site.placements(heights, kind)
+    assert fast == _brute_force(site, heights, kind)
+    for (r, x, y), base in fast.items():
+        for dx, dy, dz in kind.rotations[r].cubes:
+            j = site.index[(x + dx, y + dy)]
+            # never under (or inside) an existing cube, never above the limit
+            assert heights[j] < base + dz <= site.height_limit
