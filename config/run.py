@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -51,6 +52,18 @@ def stop(children: list[subprocess.Popen], timeout: float = 15.0) -> None:
         except subprocess.TimeoutExpired:
             child.kill()
             child.wait()
+
+
+def wait_for_port(host: str, port: int, cancelled, timeout: float = 60.0) -> bool:
+    """True once something accepts connections on (host, port); False on timeout or cancel."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and not cancelled():
+        try:
+            with socket.create_connection((host, port), timeout=1):
+                return True
+        except OSError:
+            time.sleep(0.2)
+    return False
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -94,8 +107,10 @@ def main(argv: list[str] | None = None) -> int:
 
     signal.signal(signal.SIGINT, request_stop)
     signal.signal(signal.SIGTERM, request_stop)
-    print(f"\nColonia is running at http://{args.host}:{args.port}/  (Ctrl-C stops it)\n",
-          flush=True)
+    # Print the URL once the server answers, so it is the last thing the user reads.
+    if wait_for_port(args.host, args.port, cancelled=lambda: stopping):
+        print(f"\nColonia is running at http://{args.host}:{args.port}/  (Ctrl-C stops it)\n",
+              flush=True)
     exit_code = 0
     try:
         while not stopping:
