@@ -88,6 +88,7 @@ class NouvelleFranceEngine:
         """Everything ``seat`` may know (``None`` = spectator), as JSON-able data."""
         s: NFState = state
         cv = s.cv
+        buried = rules.buried_levels(s)
         sites = []
         for i, site in enumerate(cv.sites):
             stick = cv.sticks[s.sticks[i]]
@@ -113,7 +114,7 @@ class NouvelleFranceEngine:
                             "y": y,
                             "level": lv,
                             "colour": cv.colours[c],
-                            "covered": lv <= s.storms,
+                            "covered": lv <= buried,
                         }
                         for (x, y, lv), c in sorted(s.cubes[i].items())
                     ],
@@ -162,7 +163,7 @@ class NouvelleFranceEngine:
             "deck_count": len(s.deck),
             "snowflakes_left": cv.storms - s.storms,
             "storms": s.storms,
-            "buried_levels": s.storms if not s.over else cv.storms,
+            "buried_levels": buried,
             "supply": {sh.name: [bool(v) for v in s.supply[i]] for i, sh in enumerate(cv.shapes)},
             "copy_colours": [[cv.colours[c] for c in pat] for pat in cv.copies],
             "removed_pieces": [
@@ -185,17 +186,37 @@ class NouvelleFranceEngine:
         s: NFState = state
         keep = s.known[seat] if type(seat) is int and 0 <= seat < s.n else 0
         deck = list(s.deck)
+        piles = list(s.deck_piles)
         groups: dict[int, list[int]] = {}
         for pos in range(keep, len(deck)):
-            groups.setdefault(s.deck_piles[pos], []).append(pos)
+            groups.setdefault(piles[pos], []).append(pos)
         for pile in sorted(groups):
             positions = groups[pile]
             cards = [deck[p] for p in positions]
             rng.shuffle(cards)
             for p, c in zip(positions, cards, strict=True):
                 deck[p] = c
+        # A Huron reorder moves cards (and so pile labels) inside the top cards: a seat
+        # that did not see it only knows which piles those positions came from, not which
+        # position now holds which pile's card.  Every reordered position still in the
+        # deck lies within the newest reorderer's window, whose size is the largest
+        # ``known`` (the active player's fresh peek does not count until it reorders).
+        mixed = max(
+            (k for p, k in enumerate(s.known) if not (s.step == "huron_order" and p == s.active)),
+            default=0,
+        )
+        if keep < mixed:
+            window = list(range(keep, mixed))
+            order = window[:]
+            rng.shuffle(order)
+            new_cards = [deck[p] for p in order]
+            new_piles = [piles[p] for p in order]
+            for p, c, pl in zip(window, new_cards, new_piles, strict=True):
+                deck[p] = c
+                piles[p] = pl
         t = s.clone()
         t.deck = tuple(deck)
+        t.deck_piles = tuple(piles)
         return t
 
     # -- serialisation ----------------------------------------------------

@@ -4,11 +4,13 @@ Each file holds a seeded game played by a seeded uniform-random policy: for ever
 step the seat, the action JSON, its log sentence and ``observe`` for every seat and
 the spectator (a seat's view equal to the spectator's is stored as ``SAME`` to keep
 the files small); then the final scores and winners.  A test replays and compares, so
-any change of behaviour shows up as a diff to review.
+any change of behaviour shows up as a diff to review.  Files are compact JSON gzipped
+with a fixed mtime (identical content gives identical bytes).
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 import random
 from pathlib import Path
@@ -71,13 +73,24 @@ def record(variant_name: str, num_players: int, seed: int, policy_seed: int) -> 
     }
 
 
+def path_of(stem: str) -> Path:
+    """The golden file of ``stem``."""
+    return GOLDEN_DIR / f"{stem}.json.gz"
+
+
+def load(stem: str) -> dict[str, Any]:
+    """The stored golden record ``stem``."""
+    return json.loads(gzip.decompress(path_of(stem).read_bytes()))
+
+
 def main() -> None:
     """Regenerate every golden file."""
     GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
     for stem, variant_name, n, seed, policy_seed in GAMES:
         data = record(variant_name, n, seed, policy_seed)
-        path = GOLDEN_DIR / f"{stem}.json"
-        path.write_text(json.dumps(data, separators=(",", ":"), sort_keys=True) + "\n")
+        path = path_of(stem)
+        text = json.dumps(data, separators=(",", ":"), sort_keys=True) + "\n"
+        path.write_bytes(gzip.compress(text.encode("utf-8"), mtime=0))
         print(f"wrote {path} ({len(data['steps'])} steps, scores {data['scores']})")
 
 

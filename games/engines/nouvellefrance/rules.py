@@ -323,7 +323,23 @@ def _refusal(s: NFState, action: tuple) -> str:
     if tag == "card" and s.step == "card":
         return "That card cannot be played now (no copy left, no room, or no such card)."
     if tag == "discard" and s.step == "card":
-        return "You may only discard when no face-up card can be played."
+        if any(shape_playable(s, s.display[i]) for i in card_candidates(s)):
+            return "You may only discard when no face-up card can be played."
+        return "There is no such face-up card to discard."
+    if tag == "order" and s.step == "huron_order":
+        k = s.known[s.active]
+        return (
+            f"Give the new order of the {k} cards you looked at as positions 0..{k - 1}, "
+            "each exactly once."
+        )
+    if tag == "copy" and s.step == "copy":
+        return "That copy of the piece is not in the supply (or there is no such copy)."
+    if s.step == "coureur" and tag in ("coureur", "decline", "fille_du_roy", "no_ally"):
+        if tag in ("coureur", "decline"):
+            return "Answer the Coureur des bois offer with ('coureur',) or ('decline',)."
+        return "The Fille du Roy decision is over; the Coureur des bois offer is pending."
+    if s.step == "fille" and tag in ("fille_du_roy", "no_ally"):
+        return "Answer with ('fille_du_roy',) or ('no_ally',)."
     return f"You cannot do {tag!r} now: the game is waiting for {wanted}."
 
 
@@ -402,11 +418,19 @@ def _storm(s: NFState) -> None:
         s.ready = (cv.allies_enabled,) * s.n
 
 
+def buried_levels(s: NFState) -> int:
+    """Levels under snow: storm k buries level k except the last storm (it ends the game).
+
+    Rules file: "bury level k (k <= 2)"; after the 3rd storm level 3 is not covered.
+    """
+    return min(s.storms, s.cv.storms - 1)
+
+
 def placement_points(
     s: NFState, site_i: int, new_cubes: list[tuple[int, int, int, int]], colour: int
 ) -> int:
     """Points for ``colour``: uncovered own cubes, +1 each touching an earlier own cube."""
-    buried = s.storms
+    buried = buried_levels(s)
     old = s.cubes[site_i]
     extra = s.cv.sites[site_i].extra
     pts = 0

@@ -6,12 +6,12 @@ import json
 
 import pytest
 
-from games.engines.nouvellefrance.golden import GAMES, GOLDEN_DIR, record
+from games.engines.nouvellefrance.golden import GAMES, load, record
 
 
 @pytest.mark.parametrize(("stem", "variant", "players", "seed", "policy_seed"), GAMES)
 def test_golden_replay(stem: str, variant: str, players: int, seed: int, policy_seed: int) -> None:
-    expected = json.loads((GOLDEN_DIR / f"{stem}.json").read_text())
+    expected = load(stem)
     # Compare through JSON so tuples/lists and key types match the stored file.
     actual = json.loads(json.dumps(record(variant, players, seed, policy_seed)))
     assert len(actual["steps"]) == len(expected["steps"])
