@@ -1,7 +1,17 @@
+"""Routes of the REST API, mounted at ``/api/``."""
+
 from django.urls import path
 
 from games import apis
 
 urlpatterns = [
+    path("auth/register/", apis.RegisterApi.as_view(), name="api-register"),
+    path("auth/token/", apis.TokenApi.as_view(), name="api-token"),
     path("variants/", apis.VariantListApi.as_view(), name="api-variants"),
+    path("games/", apis.GameCreateApi.as_view(), name="api-games"),
+    path("games/<int:game_id>/", apis.GameDetailApi.as_view(), name="api-game"),
+    path("games/<int:game_id>/join/", apis.GameJoinApi.as_view(), name="api-game-join"),
+    path("games/<int:game_id>/leave/", apis.GameLeaveApi.as_view(), name="api-game-leave"),
+    path("games/<int:game_id>/actions/", apis.GameActionApi.as_view(), name="api-game-actions"),
+    path("games/<int:game_id>/moves/", apis.GameMovesApi.as_view(), name="api-game-moves"),
 ]

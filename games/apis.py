@@ -1,15 +1,34 @@
-"""The public REST API (Django REST framework)."""
+"""The public REST API (Django REST framework): thin views over services and selectors.
+
+Errors of the services come back as ``{"detail": message, "code": code}`` (plus the
+current ``version`` when known) with the error's status: 403 not your seat, 409 stale
+version / not your turn / not running / key conflict / table full, 422 illegal move.
+"""
 
 from __future__ import annotations
 
-from rest_framework import serializers
-from rest_framework.permissions import AllowAny
+from typing import Any
+
+from django.contrib.auth import authenticate
+from django.http import Http404
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.authtoken.models import Token
+from rest_framework.exceptions import AuthenticationFailed
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
+from games import selectors, services
 from games.engines import get_engine
+from games.errors import GameServiceError
+from games.models import AI_LEVELS, Game, Variant
 from games.selectors import active_variants
+
+# --- serializers ----------------------------------------------------------------------------
 
 
 class VariantOutput(serializers.Serializer):
@@ -20,12 +39,169 @@ class VariantOutput(serializers.Serializer):
     max_players = serializers.IntegerField()
 
 
+class ErrorOutput(serializers.Serializer):
+    detail = serializers.CharField()
+    code = serializers.CharField()
+    version = serializers.IntegerField(required=False)
+
+
+class CredentialsInput(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=128, trim_whitespace=False)
+
+
+class TokenOutput(serializers.Serializer):
+    token = serializers.CharField()
+
+
+class SeatInput(serializers.Serializer):
+    type = serializers.ChoiceField(choices=["human", "ai"])
+    level = serializers.ChoiceField(choices=list(AI_LEVELS), required=False, default="normal")
+
+
+class GameCreateInput(serializers.Serializer):
+    variant = serializers.IntegerField()
+    seats = SeatInput(many=True, allow_empty=False)
+
+
+class JoinInput(serializers.Serializer):
+    seat = serializers.IntegerField(required=False, allow_null=True, min_value=0)
+
+
+class ActionInput(serializers.Serializer):
+    action = serializers.JSONField(help_text="The action as the engine's JSON notation.")
+    version = serializers.IntegerField(min_value=0)
+    key = serializers.CharField(max_length=64, help_text="A fresh idempotency key per action.")
+
+
+class SeatOutput(serializers.Serializer):
+    index = serializers.IntegerField()
+    type = serializers.ChoiceField(choices=["human", "ai"])
+    username = serializers.CharField(allow_null=True)
+    level = serializers.CharField(allow_null=True)
+
+
+class GameDocumentOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    game = serializers.CharField()
+    variant = serializers.CharField()
+    status = serializers.ChoiceField(choices=Game.Status.choices)
+    version = serializers.IntegerField()
+    seats = SeatOutput(many=True)
+    to_move = serializers.ListField(child=serializers.IntegerField())
+    my_seat = serializers.IntegerField(allow_null=True)
+    view = serializers.JSONField(help_text="engine.observe for your seat (spectator otherwise)")
+    legal_actions = serializers.ListField(child=serializers.JSONField())
+    result = serializers.JSONField(allow_null=True, help_text="{scores, winners} once finished")
+
+
+class MoveOutput(serializers.Serializer):
+    seq = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    description = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    action = serializers.JSONField(
+        required=False, help_text="Only for the seat that made it, or once the game is over."
+    )
+
+
+ERRORS = {
+    400: OpenApiResponse(ErrorOutput, description="malformed request"),
+    403: OpenApiResponse(ErrorOutput, description="not your seat"),
+    404: OpenApiResponse(ErrorOutput, description="no such game"),
+    409: OpenApiResponse(ErrorOutput, description="stale version, not your turn, not running"),
+}
+
+
+# --- base -----------------------------------------------------------------------------------
+
+
+class GameApi(APIView):
+    """Turns ``GameServiceError`` into ``{"detail", "code", "version"?}`` responses."""
+
+    def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, GameServiceError):
+            body: dict[str, Any] = {"detail": str(exc), "code": exc.code}
+            if exc.version is not None:
+                body["version"] = exc.version
+            return Response(body, status=exc.status_code)
+        return super().handle_exception(exc)
+
+    def get_game(self, game_id: int) -> Game:
+        try:
+            return selectors.get_game(game_id)
+        except Game.DoesNotExist:
+            raise Http404(_("No such game.")) from None
+
+    def document(self, game_id: int, request: Request) -> dict:
+        """The fresh game document for the caller."""
+        return selectors.game_document(self.get_game(game_id), request.user)
+
+
+# --- auth -----------------------------------------------------------------------------------
+
+
+class RegisterApi(GameApi):
+    """``POST /api/auth/register/``: create an account, get its API token."""
+
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "register"
+
+    @extend_schema(
+        request=CredentialsInput,
+        responses={201: TokenOutput, 400: ErrorOutput, 429: ErrorOutput},
+        auth=[],
+        tags=["auth"],
+    )
+    def post(self, request: Request) -> Response:
+        data = CredentialsInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            user = services.register_user(**data.validated_data)
+        except services.RegistrationError as exc:
+            return Response(
+                {"detail": str(exc), "code": exc.code, "errors": exc.errors},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        token, _created = Token.objects.get_or_create(user=user)
+        return Response({"token": token.key}, status=status.HTTP_201_CREATED)
+
+
+class TokenApi(GameApi):
+    """``POST /api/auth/token/``: exchange a username and password for the API token."""
+
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+
+    @extend_schema(
+        request=CredentialsInput,
+        responses={200: TokenOutput, 400: ErrorOutput, 401: ErrorOutput, 403: ErrorOutput},
+        auth=[],
+        tags=["auth"],
+    )
+    def post(self, request: Request) -> Response:
+        data = CredentialsInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        # The HttpRequest lets django-axes count failures and lock out guessers.
+        user = authenticate(request._request, **data.validated_data)
+        if user is None or not user.is_active:
+            raise AuthenticationFailed(_("Wrong username or password."))
+        token, _created = Token.objects.get_or_create(user=user)
+        return Response({"token": token.key})
+
+
+# --- variants and games ---------------------------------------------------------------------
+
+
 class VariantListApi(APIView):
     """``GET /api/variants/``: every active variant of every game."""
 
     permission_classes = [AllowAny]
     serializer_class = VariantOutput
 
+    @extend_schema(responses=VariantOutput(many=True), tags=["games"])
     def get(self, request: Request) -> Response:
         rows = []
         for variant in active_variants():
@@ -40,3 +216,103 @@ class VariantListApi(APIView):
                 }
             )
         return Response(VariantOutput(rows, many=True).data)
+
+
+class GameCreateApi(GameApi):
+    """``POST /api/games/``: open a table; you sit in seat 0."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=GameCreateInput,
+        responses={201: GameDocumentOutput, 400: ErrorOutput, 403: ErrorOutput},
+        tags=["games"],
+    )
+    def post(self, request: Request) -> Response:
+        data = GameCreateInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        variant = Variant.objects.filter(pk=data.validated_data["variant"], active=True).first()
+        if variant is None:
+            raise services.VariantUnavailable()
+        game = services.create_game(
+            creator=request.user, variant=variant, seats=data.validated_data["seats"]
+        )
+        return Response(self.document(game.pk, request), status=status.HTTP_201_CREATED)
+
+
+class GameDetailApi(GameApi):
+    """``GET /api/games/{id}/``: the game as you may see it."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: GameDocumentOutput, 404: ErrorOutput}, tags=["games"])
+    def get(self, request: Request, game_id: int) -> Response:
+        return Response(self.document(game_id, request))
+
+
+class GameJoinApi(GameApi):
+    """``POST /api/games/{id}/join/``: take a seat (the first free one by default)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=JoinInput, responses={200: GameDocumentOutput, **ERRORS}, tags=["games"])
+    def post(self, request: Request, game_id: int) -> Response:
+        data = JoinInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        game = self.get_game(game_id)
+        services.join_game(game=game, user=request.user, seat=data.validated_data.get("seat"))
+        return Response(self.document(game_id, request))
+
+
+class GameLeaveApi(GameApi):
+    """``POST /api/games/{id}/leave/``: leave before the start (the creator aborts it)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: GameDocumentOutput, **ERRORS}, tags=["games"])
+    def post(self, request: Request, game_id: int) -> Response:
+        services.leave_game(game=self.get_game(game_id), user=request.user)
+        return Response(self.document(game_id, request))
+
+
+class GameActionApi(GameApi):
+    """``POST /api/games/{id}/actions/``: act for your seat at ``version``.
+
+    A repeated ``key`` returns the current document and changes nothing.
+    """
+
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "moves"
+
+    @extend_schema(
+        request=ActionInput,
+        responses={
+            200: GameDocumentOutput,
+            **ERRORS,
+            422: OpenApiResponse(ErrorOutput, description="illegal action (engine's message)"),
+            429: ErrorOutput,
+        },
+        tags=["games"],
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        data = ActionInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        game = self.get_game(game_id)
+        seat = selectors.seat_of(game, request.user)
+        if seat is None:
+            raise services.NotSeated(_("You are not seated at this table."))
+        services.submit_action(game=game.pk, user=request.user, seat=seat, **data.validated_data)
+        return Response(self.document(game_id, request))
+
+
+class GameMovesApi(GameApi):
+    """``GET /api/games/{id}/moves/``: the move log as you may see it."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: MoveOutput(many=True), 404: ErrorOutput}, tags=["games"])
+    def get(self, request: Request, game_id: int) -> Response:
+        game = self.get_game(game_id)
+        return Response(selectors.move_log(game, selectors.seat_of(game, request.user)))
+

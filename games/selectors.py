@@ -1,13 +1,18 @@
-"""Read-only queries of the games app (writes live in services.py)."""
+"""Read-only queries of the games app (writes live in services.py).
+
+Hidden information leaves only through ``game_view`` (``engine.observe``); no selector
+returns the seed or ``state_json``.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Prefetch, QuerySet
 
-from games.engines import engine_names, get_engine
-from games.models import Variant
+from games.engines import State, engine_names, get_engine
+from games.models import Game, Move, Seat, Variant
 
 
 @dataclass(frozen=True)
@@ -18,6 +23,16 @@ class GameSummary:
     min_players: int
     max_players: int
     variants: list[Variant]
+
+
+@dataclass(frozen=True)
+class GameListing:
+    """One of a user's games with whose turn it is."""
+
+    game: Game
+    my_seat: int
+    to_move: list[int]
+    my_turn: bool
 
 
 def active_variants(*, game: str | None = None) -> QuerySet[Variant]:
@@ -45,3 +60,168 @@ def game_summaries() -> list[GameSummary]:
             )
         )
     return summaries
+
+
+# --- one game -------------------------------------------------------------------------------
+
+
+def _seats(game: Game) -> list[Seat]:
+    """The seats of ``game`` in order (uses a prefetch when there is one)."""
+    return sorted(game.seats.all(), key=lambda s: s.index)
+
+
+def current_state(game: Game) -> State | None:
+    """The engine state of ``game`` (``None`` before it starts)."""
+    if game.state_json is None:
+        return None
+    return game.engine.state_from_json(game.state_json)
+
+
+def replayed_state(game: Game, *, upto: int | None = None) -> State | None:
+    """The fold of the first ``upto`` moves (all by default) over the deal.
+
+    Equal to ``current_state`` for ``upto=None`` (tests check it); replays use it.
+    """
+    if game.status == Game.Status.OPEN or game.started_at is None:
+        return None
+    engine = game.engine
+    state = engine.new_game(game.variant_data, game.num_players, game.seed)
+    moves = game.moves.order_by("seq")
+    if upto is not None:
+        moves = moves.filter(seq__lte=upto)
+    for move in moves:
+        state = engine.apply(state, move.seat, engine.action_from_json(move.action))
+    return state
+
+
+def seat_of(game: Game, user: Any) -> int | None:
+    """The seat ``user`` holds at ``game``, ``None`` for spectators and anonymous users."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    for seat in _seats(game):
+        if seat.user_id == user.pk:
+            return seat.index
+    return None
+
+
+def game_view(game: Game, seat: int | None) -> dict:
+    """``engine.observe`` for ``seat`` (``None`` = spectator); ``{}`` before the start."""
+    state = current_state(game)
+    if state is None:
+        return {}
+    return game.engine.observe(state, seat)
+
+
+def legal_actions_json(game: Game, seat: int | None) -> list:
+    """``seat``'s legal actions as JSON; empty unless the game runs and ``seat`` may act."""
+    if seat is None or game.status != Game.Status.RUNNING or seat not in game.to_move:
+        return []
+    engine = game.engine
+    state = current_state(game)
+    return [engine.action_to_json(action) for action in engine.legal_actions(state, seat)]
+
+
+def seats_json(game: Game) -> list[dict]:
+    """``[{index, type, username, level}]`` for every seat (public)."""
+    return [
+        {
+            "index": seat.index,
+            "type": "ai" if seat.is_ai else "human",
+            "username": seat.user.get_username() if seat.user_id else None,
+            "level": seat.ai_level or None,
+        }
+        for seat in _seats(game)
+    ]
+
+
+def game_document(game: Game, user: Any) -> dict:
+    """The API document of ``game`` as ``user`` may see it.
+
+    ``{id, game, variant, status, version, seats, to_move, my_seat, view, legal_actions,
+    result}``; ``view`` is ``observe`` for the user's seat (spectator view otherwise).
+    """
+    my_seat = seat_of(game, user)
+    running = game.status == Game.Status.RUNNING
+    return {
+        "id": game.pk,
+        "game": game.game_name,
+        "variant": game.variant_name,
+        "status": game.status,
+        "version": game.version,
+        "seats": seats_json(game),
+        "to_move": list(game.to_move) if running else [],
+        "my_seat": my_seat,
+        "view": game_view(game, my_seat),
+        "legal_actions": legal_actions_json(game, my_seat),
+        "result": game.result or None,
+    }
+
+
+def move_log(game: Game, viewer_seat: int | None) -> list[dict]:
+    """``[{seq, seat, description, created_at, action?}]`` in order.
+
+    The raw ``action`` (which may name hand positions) goes only to the seat that made
+    it, or to everyone once the game is finished.
+    """
+    finished = game.status == Game.Status.FINISHED
+    rows = []
+    for move in Move.objects.filter(game=game).order_by("seq"):
+        row: dict[str, Any] = {
+            "seq": move.seq,
+            "seat": move.seat,
+            "description": move.description,
+            "created_at": move.created_at.isoformat(),
+        }
+        if finished or (viewer_seat is not None and move.seat == viewer_seat):
+            row["action"] = move.action
+        rows.append(row)
+    return rows
+
+
+# --- lists ----------------------------------------------------------------------------------
+
+
+def _with_seats(games: QuerySet[Game], *, light: bool = False) -> QuerySet[Game]:
+    """Prefetch the seats (and users); ``light`` leaves the big JSON columns unread."""
+    games = games.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index"))
+    )
+    return games.defer("state_json", "variant_data") if light else games
+
+
+def get_game(game_id: int) -> Game:
+    """One game with its seats prefetched; ``Game.DoesNotExist`` otherwise."""
+    return _with_seats(Game.objects.all()).get(pk=game_id)
+
+
+def get_game_by_invite(token: str) -> Game:
+    """The game of an invite link; ``Game.DoesNotExist`` otherwise."""
+    return _with_seats(Game.objects.all()).get(invite_token=token)
+
+
+def open_tables(*, game: str | None = None) -> QuerySet[Game]:
+    """Tables waiting for players, newest first, seats prefetched."""
+    tables = Game.objects.filter(status=Game.Status.OPEN)
+    if game is not None:
+        tables = tables.filter(game_name=game)
+    return _with_seats(tables, light=True).order_by("-created_at")
+
+
+def games_of(user: Any, *, limit: int = 100) -> list[GameListing]:
+    """``user``'s running and finished games (running first, newest first)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return []
+    games = _with_seats(
+        Game.objects.filter(
+            seats__user=user, status__in=[Game.Status.RUNNING, Game.Status.FINISHED]
+        ),
+        light=True,
+    ).order_by("-status", "-updated_at")[:limit]  # "running" > "finished": running first
+    listings = []
+    for game in games:
+        seat = seat_of(game, user)
+        if seat is None:
+            continue
+        to_move = list(game.to_move) if game.status == Game.Status.RUNNING else []
+        listings.append(GameListing(game, seat, to_move, seat in to_move))
+    return listings

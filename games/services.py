@@ -1,11 +1,75 @@
-"""Write operations of the games app: keyword-only, typed, atomic."""
+"""Write operations of the games app: keyword-only, typed, atomic.
+
+``submit_action`` is the one path by which people (pages, API) and AI seats (the Celery
+task) change a game.  After each commit, ``games.broadcast`` tells the sockets the new
+version and, when an AI seat is to act, ``games.tasks.play_ai_turn`` is enqueued.
+"""
 
 from __future__ import annotations
 
-from django.db import transaction
+import json
+import logging
+from typing import Any
 
-from games.engines import InvalidVariant, engine_names, get_engine
-from games.models import Variant
+from django.contrib.auth import get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import broadcast
+from games.engines import IllegalAction, InvalidVariant, engine_names, get_engine
+from games.errors import (
+    AlreadySeated,
+    GameFull,
+    GameNotOpen,
+    GameNotRunning,
+    GameServiceError,
+    IllegalMove,
+    InvalidSeats,
+    KeyConflict,
+    NotSeated,
+    NotYourTurn,
+    RegistrationError,
+    StaleVersion,
+    VariantUnavailable,
+)
+from games.models import AI_LEVELS, Game, Move, Seat, Variant
+
+__all__ = [
+    "AlreadySeated",
+    "GameFull",
+    "GameNotOpen",
+    "GameNotRunning",
+    "GameServiceError",
+    "IllegalMove",
+    "InvalidSeats",
+    "KeyConflict",
+    "NotSeated",
+    "NotYourTurn",
+    "RegistrationError",
+    "StaleVersion",
+    "VariantUnavailable",
+    "ai_seat_to_move",
+    "create_game",
+    "join_game",
+    "leave_game",
+    "load_default_variants",
+    "nudge_ai",
+    "register_user",
+    "save_variant",
+    "start_game",
+    "submit_action",
+]
+
+logger = logging.getLogger(__name__)
+
+MAX_KEY_LENGTH = 64
+
+
+# --- variants -------------------------------------------------------------------------------
 
 
 @transaction.atomic
@@ -35,3 +99,352 @@ def load_default_variants(*, games: list[str] | None = None) -> list[Variant]:
         for name, data in engine.default_variants().items():
             loaded.append(save_variant(game=game, name=name, data=data, is_default=True))
     return loaded
+
+
+# --- accounts (API registration) ------------------------------------------------------------
+
+
+@transaction.atomic
+def register_user(*, username: str, password: str) -> AbstractBaseUser:
+    """Create a player account after Django's password validators; ``RegistrationError``."""
+    user_model = get_user_model()
+    username = user_model.normalize_username(username)
+    errors: dict[str, list[str]] = {}
+    try:
+        user_model.username_validator(username)
+    except ValidationError as exc:
+        errors["username"] = list(exc.messages)
+    if user_model._default_manager.filter(username__iexact=username).exists():
+        errors.setdefault("username", []).append(_("This username is already taken."))
+    try:
+        validate_password(password, user=user_model(username=username))
+    except ValidationError as exc:
+        errors["password"] = list(exc.messages)
+    if errors:
+        raise RegistrationError(errors)
+    return user_model._default_manager.create_user(username=username, password=password)
+
+
+# --- after-commit hooks ---------------------------------------------------------------------
+
+
+def _enqueue_ai(game_id: int, version: int) -> None:
+    """Queue the AI turn for ``version`` (runs after commit)."""
+    from games.tasks import play_ai_turn  # tasks imports services
+
+    play_ai_turn.delay(game_id, version)
+
+
+def _after_commit(game: Game, *, lobby: bool, seats: list[Seat] | None = None) -> None:
+    """Register the socket hints and the AI turn to run once the transaction commits."""
+    game_id, version = game.pk, game.version
+    transaction.on_commit(lambda: broadcast.game_updated(game_id, version), robust=True)
+    if lobby:
+        transaction.on_commit(broadcast.lobby_updated, robust=True)
+    if game.status == Game.Status.RUNNING and ai_seat_to_move(game, seats) is not None:
+        transaction.on_commit(lambda: _enqueue_ai(game_id, version), robust=True)
+
+
+def ai_seat_to_move(game: Game, seats: list[Seat] | None = None) -> Seat | None:
+    """The first AI seat among the seats to move, if any (``seats``: already loaded)."""
+    if not game.to_move:
+        return None
+    if seats is None:
+        seats = list(Seat.objects.filter(game=game, index__in=game.to_move).exclude(ai_level=""))
+    candidates = [s for s in seats if s.index in game.to_move and s.is_ai]
+    return min(candidates, key=lambda s: s.index) if candidates else None
+
+
+# --- tables ---------------------------------------------------------------------------------
+
+
+def _check_seats(engine: Any, seats: list[dict]) -> None:
+    """Raise ``InvalidSeats`` unless ``seats`` fits the engine and starts with a human."""
+    if not isinstance(seats, list) or not (
+        engine.min_players <= len(seats) <= engine.max_players
+    ):
+        raise InvalidSeats(
+            _("This game needs between %(min)d and %(max)d seats.")
+            % {"min": engine.min_players, "max": engine.max_players}
+        )
+    for index, spec in enumerate(seats):
+        kind = spec.get("type") if isinstance(spec, dict) else None
+        if kind not in ("human", "ai"):
+            raise InvalidSeats(
+                _("Seat %(n)d must be a human or an AI seat.") % {"n": index + 1}
+            )
+        if kind == "ai" and spec.get("level", "normal") not in AI_LEVELS:
+            raise InvalidSeats(
+                _("Seat %(n)d: unknown AI level; choose one of %(levels)s.")
+                % {"n": index + 1, "levels": ", ".join(AI_LEVELS)}
+            )
+    if seats[0].get("type") != "human":
+        raise InvalidSeats(_("The first seat is yours: it must be a human seat."))
+
+
+@transaction.atomic
+def create_game(*, creator: AbstractBaseUser, variant: Variant, seats: list[dict]) -> Game:
+    """Open a table of ``variant``; ``creator`` sits in seat 0.
+
+    ``seats`` is like ``[{"type": "human"}, {"type": "ai", "level": "normal"}]``; the game
+    starts at once when every seat is filled (creator and AI seats only).
+    """
+    if not variant.active:
+        raise VariantUnavailable()
+    try:
+        engine = get_engine(variant.game)
+    except KeyError:
+        raise VariantUnavailable() from None
+    _check_seats(engine, seats)
+    now = timezone.now()
+    game = Game.objects.create(
+        variant=variant,
+        game_name=variant.game,
+        variant_name=variant.name,
+        variant_data=json.loads(json.dumps(variant.data)),
+        num_players=len(seats),
+        created_by=creator,
+    )
+    Seat.objects.bulk_create(
+        [
+            Seat(
+                game=game,
+                index=index,
+                user=creator if index == 0 else None,
+                ai_level=spec.get("level", "normal") if spec["type"] == "ai" else "",
+                joined_at=now if index == 0 or spec["type"] == "ai" else None,
+            )
+            for index, spec in enumerate(seats)
+        ]
+    )
+    if all(spec["type"] == "ai" for spec in seats[1:]):
+        start_game(game)
+    else:
+        _after_commit(game, lobby=True)
+    return game
+
+
+def _locked_game(game: Game | int) -> Game:
+    """The game re-read from the database, row-locked where the backend can."""
+    game_id = game if isinstance(game, int) else game.pk
+    try:
+        return Game.objects.select_for_update().get(pk=game_id)
+    except Game.DoesNotExist:
+        raise GameNotRunning(_("This game does not exist.")) from None
+
+
+@transaction.atomic
+def join_game(*, game: Game | int, user: AbstractBaseUser, seat: int | None = None) -> Seat:
+    """Sit ``user`` at an open table (the first free seat when ``seat`` is None).
+
+    Starts the game when the last seat fills.  Raises ``GameNotOpen``, ``AlreadySeated``
+    or ``GameFull``.
+    """
+    game = _locked_game(game)
+    if game.status != Game.Status.OPEN:
+        raise GameNotOpen()
+    if game.seats.filter(user=user).exists():
+        raise AlreadySeated()
+    free = game.seats.filter(user__isnull=True, ai_level="").order_by("index")
+    if seat is not None:
+        if not 0 <= seat < game.num_players:
+            raise GameFull(_("There is no such seat at this table."))
+        free = free.filter(index=seat)
+    chosen = free.first()
+    if chosen is None:
+        raise GameFull() if seat is not None else GameFull(_("This table is full."))
+    # Compare-and-set: the seat must still be free (SQLite has no row locks).
+    now = timezone.now()
+    taken = Seat.objects.filter(pk=chosen.pk, user__isnull=True, ai_level="").update(
+        user=user, joined_at=now
+    )
+    if taken != 1:
+        raise GameFull()
+    chosen.user, chosen.joined_at = user, now
+    if not game.seats.filter(user__isnull=True, ai_level="").exists():
+        start_game(game)
+    else:
+        _after_commit(game, lobby=True)
+    return chosen
+
+
+@transaction.atomic
+def leave_game(*, game: Game | int, user: AbstractBaseUser) -> None:
+    """Leave a table before it starts.
+
+    When the creator leaves, the table is aborted (status ABORTED) rather than handed
+    over: the others joined the creator's table, not a stranger's.
+    """
+    game = _locked_game(game)
+    if game.status != Game.Status.OPEN:
+        raise GameNotOpen(_("You can only leave a table before the game starts."))
+    seat = game.seats.filter(user=user).first()
+    if seat is None:
+        raise NotSeated(_("You are not seated at this table."))
+    if game.created_by_id == user.pk:
+        game.status = Game.Status.ABORTED
+        game.finished_at = timezone.now()
+        game.save(update_fields=["status", "finished_at", "updated_at"])
+    else:
+        seat.user, seat.joined_at = None, None
+        seat.save(update_fields=["user", "joined_at"])
+    _after_commit(game, lobby=True)
+
+
+@transaction.atomic
+def start_game(game: Game) -> Game:
+    """Deal the game (internal: called when the last seat fills).
+
+    Builds ``engine.new_game(variant_data, num_players, seed)``, stores the state, marks
+    the game running; after commit it broadcasts and enqueues the AI if it is to move.
+    """
+    engine = game.engine
+    try:
+        state = engine.new_game(game.variant_data, game.num_players, game.seed)
+    except InvalidVariant as exc:
+        raise VariantUnavailable(
+            _("This variant cannot be played: %(problems)s") % {"problems": exc}
+        ) from exc
+    game.state_json = engine.state_to_json(state)
+    game.to_move = list(engine.to_move(state))
+    game.status = Game.Status.RUNNING
+    game.started_at = timezone.now()
+    game.version = 0
+    game.save(
+        update_fields=["state_json", "to_move", "status", "started_at", "version", "updated_at"]
+    )
+    _after_commit(game, lobby=True)
+    return game
+
+
+# --- moves ----------------------------------------------------------------------------------
+
+
+def _canonical(value: Any) -> str:
+    """A stable text form of JSON data (for comparing actions)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def _check_seat_holder(game: Game, seats: list[Seat], *, user: Any, seat: int, ai: bool) -> None:
+    """Raise ``NotSeated`` unless ``user`` (or the AI, with ``ai=True``) holds ``seat``."""
+    holder = next((s for s in seats if s.index == seat), None)
+    if holder is None:
+        raise NotSeated(_("There is no such seat at this table."), version=game.version)
+    if ai:
+        if not holder.is_ai:
+            raise NotSeated(_("This seat is not played by the AI."), version=game.version)
+        return
+    if user is None or not getattr(user, "is_authenticated", False) or holder.user_id != user.pk:
+        raise NotSeated(version=game.version)
+
+
+@transaction.atomic
+def submit_action(
+    *,
+    game: Game | int,
+    user: Any = None,
+    seat: int,
+    action: Any,
+    version: int,
+    key: str,
+    ai: bool = False,
+) -> Game:
+    """Apply ``seat``'s ``action`` (JSON) at ``version``; the one path for every move.
+
+    Checks, in order: the seat holder (``NotSeated``), a repeated ``key`` (same action:
+    returns the game unchanged; other action: ``KeyConflict``), the game is running
+    (``GameNotRunning``), ``version`` is current (``StaleVersion``), the seat is to move
+    (``NotYourTurn``), the engine accepts the action (``IllegalMove`` with its message).
+    Then appends the move and bumps the version with a compare-and-set.
+    """
+    passed = game
+    game = _locked_game(game)
+    seats = list(game.seats.all())
+    _check_seat_holder(game, seats, user=user, seat=seat, ai=ai)
+    engine = game.engine
+    if not isinstance(key, str) or not key or len(key) > MAX_KEY_LENGTH:
+        raise GameServiceError(_("A request key of 1 to 64 characters is required."))
+
+    previous = Move.objects.filter(game=game, key=key).first()
+    if previous is not None:
+        try:
+            same = previous.seat == seat and _canonical(previous.action) == _canonical(
+                engine.action_to_json(engine.action_from_json(action))
+            )
+        except IllegalAction:
+            same = False
+        if not same:
+            raise KeyConflict(version=game.version)
+        return game
+
+    if game.status != Game.Status.RUNNING:
+        raise GameNotRunning(version=game.version)
+    if version != game.version:
+        raise StaleVersion(version=game.version)
+    if seat not in game.to_move:
+        raise NotYourTurn(version=game.version)
+
+    state = engine.state_from_json(game.state_json)
+    try:
+        parsed = engine.action_from_json(action)
+        new_state = engine.apply(state, seat, parsed)
+    except IllegalAction as exc:
+        raise IllegalMove(str(exc) or None, version=game.version) from exc
+    except (TypeError, ValueError, KeyError, IndexError) as exc:
+        # Garbage the engine did not recognise as such: still the player's mistake.
+        raise IllegalMove(version=game.version) from exc
+    description = engine.describe_action(state, parsed)
+
+    now = timezone.now()
+    fields: dict[str, Any] = {
+        "version": version + 1,
+        "state_json": engine.state_to_json(new_state),
+        "to_move": list(engine.to_move(new_state)),
+        "updated_at": now,
+    }
+    if engine.is_over(new_state):
+        fields.update(
+            status=Game.Status.FINISHED,
+            finished_at=now,
+            result={
+                "scores": list(engine.scores(new_state)),
+                "winners": list(engine.winners(new_state)),
+            },
+        )
+    updated = Game.objects.filter(
+        pk=game.pk, version=version, status=Game.Status.RUNNING
+    ).update(**fields)
+    if updated != 1:
+        raise StaleVersion(version=game.version)
+    try:
+        with transaction.atomic():
+            Move.objects.create(
+                game=game,
+                seq=version + 1,
+                seat=seat,
+                action=engine.action_to_json(parsed),
+                key=key,
+                description=description,
+            )
+    except IntegrityError as exc:  # a concurrent writer won the race
+        raise StaleVersion() from exc
+    for name, value in fields.items():
+        setattr(game, name, value)
+        if isinstance(passed, Game):  # the caller's instance follows too
+            setattr(passed, name, value)
+    _after_commit(game, lobby=game.status == Game.Status.FINISHED, seats=seats)
+    return game
+
+
+def nudge_ai(*, game: Game | int) -> bool:
+    """Enqueue the AI turn again when an AI seat is to move (after a lost task or an outage).
+
+    Harmless when repeated: the task does nothing once the version has moved on.
+    """
+    game = Game.objects.get(pk=game) if isinstance(game, int) else game
+    game.refresh_from_db(fields=["status", "version", "to_move"])
+    if game.status != Game.Status.RUNNING or ai_seat_to_move(game) is None:
+        return False
+    game_id, version = game.pk, game.version
+    transaction.on_commit(lambda: _enqueue_ai(game_id, version), robust=True)
+    return True

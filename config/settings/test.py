@@ -21,7 +21,8 @@ else:
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
-            "KEY_PREFIX": "colonia-test",
+            # One prefix per run: throttle counters never leak between runs or engineers.
+            "KEY_PREFIX": f"colonia-test-{os.getpid()}",
         }
     }
 CELERY_TASK_ALWAYS_EAGER = True

@@ -1,0 +1,83 @@
+"""Fixtures of the games app's tests: a toy engine, users, variants, an AI stub."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+
+import games.engines as engines_registry
+from games.models import Variant
+
+FAKE_MODULE = "colonia_tests_fakegame"
+
+
+def _load_fake_module() -> Any:
+    """Import tests/games/fakegame.py under a fixed name, whatever pytest's import mode."""
+    if FAKE_MODULE not in sys.modules:
+        path = Path(__file__).with_name("fakegame.py")
+        spec = importlib.util.spec_from_file_location(FAKE_MODULE, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[FAKE_MODULE] = module
+        spec.loader.exec_module(module)
+    return sys.modules[FAKE_MODULE]
+
+
+@pytest.fixture
+def fake_engine(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """Register the toy engine as "fakegame" for this test."""
+    module = _load_fake_module()
+    monkeypatch.setitem(engines_registry._ENGINES, module.NAME, FAKE_MODULE)
+    engines_registry.get_engine.cache_clear()
+    yield module.ENGINE
+    engines_registry.get_engine.cache_clear()
+
+
+@pytest.fixture
+def variant(fake_engine: Any, db: None) -> Variant:
+    """A playable toy variant (3 cards each)."""
+    return Variant.objects.create(game="fakegame", name="basic", data={"hand_size": 3})
+
+
+@pytest.fixture
+def make_user(db: None) -> Callable[..., Any]:
+    """A factory of users: ``make_user("ann")``."""
+    counter = iter(range(10_000))
+
+    def make(username: str | None = None, password: str = "pw-unused-9x!") -> Any:
+        name = username or f"user{next(counter)}"
+        return get_user_model().objects.create_user(username=name, password=password)
+
+    return make
+
+
+@pytest.fixture
+def ai_calls(monkeypatch: pytest.MonkeyPatch) -> list[dict]:
+    """Replace ``ai.choose_action`` by a seeded random stub; the list records its calls."""
+    import ai
+
+    calls: list[dict] = []
+
+    def choose_action(engine: Any, state: Any, seat: int, level: str = "normal",
+                      seed: int = 0) -> Any:
+        calls.append({"seat": seat, "level": level, "seed": seed})
+        return random.Random(seed).choice(engine.legal_actions(state, seat))
+
+    monkeypatch.setattr(ai, "choose_action", choose_action, raising=False)
+    return calls
+
+
+@pytest.fixture
+def on_commit(django_capture_on_commit_callbacks: Any) -> Callable[[], Any]:
+    """``with on_commit(): ...`` runs the on-commit hooks (broadcast, AI) at the end."""
+
+    def run() -> Any:
+        return django_capture_on_commit_callbacks(execute=True)
+
+    return run
