@@ -1,9 +1,15 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
+from accounts import views
+
 app_name = "accounts"
 
 urlpatterns = [
-    path("login/", auth_views.LoginView.as_view(template_name="accounts/login.html"), name="login"),
+    path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("signup/", views.signup, name="signup"),
+    path("password/", views.PasswordChangeView.as_view(), name="password_change"),
+    path("password/done/", views.PasswordChangeDoneView.as_view(), name="password_change_done"),
+    path("<str:username>/", views.profile, name="profile"),
 ]

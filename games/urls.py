@@ -4,4 +4,11 @@ from games import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("lobby/", views.lobby, name="lobby"),
+    path("lobby/create/", views.lobby_create, name="lobby_create"),
+    path("games/<int:game_id>/", views.play, name="play"),
+    path("games/<int:game_id>/act/", views.act, name="act"),
+    path("games/<int:game_id>/join/", views.table_join, name="table_join"),
+    path("games/<int:game_id>/leave/", views.table_leave, name="table_leave"),
+    path("t/<str:token>/", views.invite, name="invite"),
 ]

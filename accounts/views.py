@@ -1,0 +1,115 @@
+"""Sign-up, log-in (with a readable lockout), password change and profile pages."""
+
+from __future__ import annotations
+
+from axes.helpers import get_client_ip_address, get_cool_off
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import get_user_model, login
+from django.contrib.auth import views as auth_views
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import reverse_lazy
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from accounts import ratelimit
+from accounts.forms import SignUpForm
+
+#: Sign-ups allowed per client address per hour (override with settings.SIGNUP_RATE_LIMIT).
+SIGNUP_RATE_LIMIT = 10
+SIGNUP_RATE_WINDOW = 3600
+
+
+def _cooloff_minutes(request: HttpRequest) -> int:
+    cool_off = get_cool_off(request)
+    return max(1, round(cool_off.total_seconds() / 60)) if cool_off else 15
+
+
+def lockout(request: HttpRequest, original_response=None, credentials=None) -> HttpResponse:
+    """django-axes' lockout response (usable as ``AXES_LOCKOUT_CALLABLE``): the login page
+    with a clear message, status 429."""
+    from django.contrib.auth.forms import AuthenticationForm
+
+    return TemplateResponse(
+        request,
+        "accounts/login.html",
+        {
+            "form": AuthenticationForm(request),
+            "locked_out": True,
+            "cooloff_minutes": _cooloff_minutes(request),
+        },
+        status=429,
+    ).render()
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login view, but a locked-out pair (username, address) gets a readable page."""
+
+    template_name = "accounts/login.html"
+    redirect_authenticated_user = True
+
+    def form_invalid(self, form):
+        if getattr(self.request, "axes_locked_out", False):
+            response = lockout(self.request)
+            # We answered the lockout ourselves: the axes middleware need not replace it.
+            self.request.axes_locked_out = False
+            return response
+        return super().form_invalid(form)
+
+
+def signup_allowed(request: HttpRequest) -> bool:
+    limit = getattr(settings, "SIGNUP_RATE_LIMIT", SIGNUP_RATE_LIMIT)
+    address = get_client_ip_address(request) or "unknown"
+    return ratelimit.hit(f"signup:{address}", limit=limit, window=SIGNUP_RATE_WINDOW)
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    """Create an account and log in; limited per address and hour."""
+    if request.user.is_authenticated:
+        return redirect("lobby")
+    status = 200
+    if request.method == "POST":
+        form = SignUpForm(request.POST)
+        if not signup_allowed(request):
+            form = SignUpForm(request.POST)
+            form.is_valid()
+            form.add_error(None, _("Too many sign-ups from your address. Try again in an hour."))
+            status = 429
+        elif form.is_valid():
+            user = form.save()
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, _("Welcome, %(name)s!") % {"name": user.username})
+            return redirect("lobby")
+        else:
+            status = 400
+    else:
+        form = SignUpForm()
+    return TemplateResponse(request, "accounts/signup.html", {"form": form}, status=status)
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    template_name = "accounts/password_change.html"
+    success_url = reverse_lazy("accounts:password_change_done")
+
+
+class PasswordChangeDoneView(auth_views.PasswordChangeDoneView):
+    template_name = "accounts/password_change_done.html"
+
+
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    """A player's page: their running and finished games with the results."""
+    from games.selectors import games_of
+
+    player = get_object_or_404(get_user_model(), username=username, is_active=True)
+    from games.views import summarize_game
+
+    rows = [summarize_game(listing.game, player) for listing in games_of(player)]
+    context = {
+        "player": player,
+        "running": [r for r in rows if r["status"] in ("open", "running")],
+        "finished": [r for r in rows if r["status"] in ("finished", "aborted")],
+    }
+    return TemplateResponse(request, "accounts/profile.html", context)

@@ -1,0 +1,103 @@
+"""Browser tests: a live ASGI server (uvicorn, WebSockets included) and Debian's Chromium.
+
+The server runs in a subprocess on a free port with the test settings, a temporary SQLite
+file, in-memory channel layer and cache (one process), eager Celery (AI moves happen on
+commit) and collected static files.  It never touches DATABASE_URL or REDIS_URL.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("COLONIA_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+SHOTS = Path(os.environ.get("COLONIA_SCREENSHOTS", ROOT / "var" / "screenshots"))
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def live_url(tmp_path_factory) -> str:
+    """Base URL of a uvicorn serving ``config.asgi:application`` (session-wide)."""
+    tmp = tmp_path_factory.mktemp("e2e")
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings.test",
+        SQLITE_PATH=str(tmp / "e2e.sqlite3"),
+        STATIC_ROOT=str(tmp / "static"),
+        COLONIA_VAR_DIR=str(tmp / "var"),
+        AXES_FAILURE_LIMIT="50",
+        PYTHONUNBUFFERED="1",
+    )
+    py = sys.executable
+    for cmd in (["migrate", "--noinput"], ["load_variants", "newhaven"],
+                ["collectstatic", "--noinput", "-v0"]):
+        subprocess.run([py, "manage.py", *cmd], cwd=ROOT, env=env, check=True,
+                       stdout=subprocess.DEVNULL)
+    port = _free_port()
+    log = open(tmp / "uvicorn.log", "w")  # noqa: SIM115 - closed at teardown
+    proc = subprocess.Popen(
+        [py, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
+         "--port", str(port), "--log-level", "warning", "--ws", "websockets"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            urllib.request.urlopen(url + "/", timeout=2)
+            break
+        except Exception:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                log.flush()
+                raise RuntimeError((tmp / "uvicorn.log").read_text()) from None
+            time.sleep(0.2)
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM} (run `make browser`)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def screenshot():
+    """``screenshot(page, name)`` saves a full-page PNG under var/screenshots/."""
+
+    def take(page, name: str) -> Path:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        path = SHOTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take

@@ -1,0 +1,220 @@
+"""Whole games in a real browser (Playwright + Debian's Chromium, live uvicorn).
+
+1. Two people sign up in two browser contexts, one creates a 2-player table, the other
+   joins it from the lobby; they play a complete game to the final score by clicking the
+   offered choices, each seeing the other's moves arrive live over the socket.
+2. One person plays a whole game against a "random" AI seat.
+
+The driver picks the first offered choice each time (building whenever a building can be
+built): a test of the path, not of strategy.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+
+import pytest
+
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(900)]
+
+PASSWORD = "Colonia-e2e-pass-81!"
+TIMEOUT = 20_000  # ms
+
+
+def sign_up(page, base: str, username: str) -> None:
+    page.goto(base + "/accounts/signup/")
+    page.fill("#id_username", username)
+    page.fill("#id_email", f"{username}@example.org")
+    page.fill("#id_password1", PASSWORD)
+    page.fill("#id_password2", PASSWORD)
+    page.click("form button[type=submit]")
+    page.wait_for_url("**/lobby/")
+
+
+def version(page) -> int:
+    return int(page.get_attribute("#game-version", "value"))
+
+
+def wait_version_above(page, old: int) -> None:
+    page.wait_for_function(
+        "v => { const e = document.getElementById('game-version');"
+        " return e && +e.value > v; }", arg=old, timeout=TIMEOUT,
+    )
+
+
+def wait_version(page, v: int) -> None:
+    page.wait_for_function(
+        "v => { const e = document.getElementById('game-version');"
+        " return e && +e.value >= v; }", arg=v, timeout=TIMEOUT,
+    )
+
+
+def is_over(page) -> bool:
+    return page.locator("#final-scores").count() > 0
+
+
+def my_turn(page) -> bool:
+    return page.locator("#your-turn").count() > 0
+
+
+def play_one(page, shoot=None) -> None:
+    """Take one action on ``page`` (it is this page's turn): click the first choice.
+
+    ``shoot(page, name)``, when given, takes a screenshot the first time each kind of
+    target is shown (tile cells, village spaces).
+    """
+    old = version(page)
+    for _attempt in range(6):
+        board = page.locator("#board-targets button")
+        if board.count():
+            if shoot:
+                shoot(page, "e2e-select-tile")
+            board.first.click()
+            break
+        village = page.locator("#village-targets button")
+        if village.count():
+            if shoot:
+                shoot(page, "e2e-select-building")
+            village.first.click()
+            break
+        building = page.locator("#hand-buildings [data-select-building]")
+        if building.count() and page.locator("#turn-buttons button").count():
+            # Build phase (or share): build what can be built, before ending.
+            building.first.click()
+            page.wait_for_selector("#village-targets button", timeout=TIMEOUT)
+            continue
+        buttons = page.locator("#turn-buttons button")
+        if buttons.count():
+            buttons.first.click()
+            break
+        draws = page.locator("#draws button")
+        if draws.count():
+            draws.first.click()
+            break
+        tile = page.locator("[data-select-tile]")
+        if tile.count():
+            tile.first.click()
+            page.wait_for_selector("#board-targets button", timeout=TIMEOUT)
+            continue
+        ship = page.locator("[data-select-ship]")
+        if ship.count():
+            ship.first.click()
+            page.wait_for_selector("#board-targets button", timeout=TIMEOUT)
+            continue
+        raise AssertionError("my turn, but no choice is offered:\n" + page.content()[:4000])
+    else:
+        raise AssertionError("could not act")
+    wait_version_above(page, old)
+    error = page.locator("#play-error")
+    assert not error.count(), error.inner_text()
+
+
+def test_two_people_play_a_whole_game(browser, live_url, screenshot):
+    started = time.monotonic()
+    ctx_a, ctx_b = browser.new_context(), browser.new_context()
+    ann, bob = ctx_a.new_page(), ctx_b.new_page()
+    for p in (ann, bob):
+        p.set_default_timeout(TIMEOUT)
+    sign_up(ann, live_url, "ann_e2e")
+    sign_up(bob, live_url, "bob_e2e")
+
+    # Ann opens a 2-player table with one open seat.
+    ann.select_option("#id_num_players", "2")
+    ann.select_option("#id_seat_1", "open")
+    ann.click("#create-table button[type=submit]")
+    ann.wait_for_selector("#table-waiting")
+    game_url = ann.url
+    game_id = game_url.rstrip("/").split("/")[-1]
+    ann.wait_for_timeout(300)  # let the socket connect
+
+    # Bob sees it in the lobby (live) and joins.
+    bob.goto(live_url + "/lobby/")
+    screenshot(bob, "e2e-lobby-bob")
+    screenshot(ann, "e2e-waiting-ann")
+    bob.click(f"[data-join='{game_id}']")
+    bob.wait_for_selector("#game-status")
+    # Ann's waiting page turns into the board by itself (socket hint -> reload).
+    ann.wait_for_selector("#game-status", timeout=TIMEOUT)
+    screenshot(ann, "e2e-start-ann")
+
+    pages = {"ann": ann, "bob": bob}
+    shots = 0
+    taken: set[str] = set()
+
+    def shoot_once(page, name):
+        if name not in taken:
+            taken.add(name)
+            screenshot(page, name)
+
+    for step in itertools.count():
+        assert step < 600, "the game did not end"
+        if is_over(ann) and is_over(bob):
+            break
+        mover = next((p for p in pages.values() if my_turn(p)), None)
+        if mover is None:
+            ann.wait_for_timeout(100)
+            continue
+        other = bob if mover is ann else ann
+        play_one(mover, shoot_once)
+        # The other player sees the move live (socket), without reloading.
+        wait_version(other, version(mover))
+        if step in (12, 60) and shots < 2:
+            screenshot(mover, f"e2e-mid-{step}")
+            shots += 1
+    assert version(ann) == version(bob)
+    screenshot(ann, "e2e-final-ann")
+    screenshot(bob, "e2e-final-bob")
+    assert "★" in ann.inner_text("#final-scores")
+    print(f"two-player e2e game: {version(ann)} actions in {time.monotonic() - started:.1f}s")
+    ctx_a.close()
+    ctx_b.close()
+
+
+def test_one_person_against_a_random_ai(browser, live_url, screenshot):
+    started = time.monotonic()
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})  # a phone
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT)
+    sign_up(page, live_url, "cid_e2e")
+    page.select_option("#id_num_players", "2")
+    page.select_option("#id_seat_1", "ai-random")
+    page.click("#create-table button[type=submit]")
+    page.wait_for_selector("#game-status")
+    for step in itertools.count():
+        assert step < 600, "the game did not end"
+        if is_over(page):
+            break
+        if my_turn(page):
+            play_one(page)
+        else:
+            page.wait_for_timeout(100)
+    screenshot(page, "e2e-ai-final-phone")
+    assert page.locator("#final-scores [data-final-seat]").count() == 2
+    print(f"AI e2e game: {version(page)} actions in {time.monotonic() - started:.1f}s")
+    ctx.close()
+
+
+def test_a_version_gap_makes_the_page_refetch(browser, live_url):
+    """A tab that missed messages (its version is behind) refetches on the next hint."""
+    ctx = browser.new_context()
+    tab1 = ctx.new_page()
+    tab1.set_default_timeout(TIMEOUT)
+    sign_up(tab1, live_url, "dee_e2e")
+    tab1.select_option("#id_num_players", "2")
+    tab1.select_option("#id_seat_1", "ai-random")
+    tab1.click("#create-table button[type=submit]")
+    tab1.wait_for_selector("#game-status")
+    tab2 = ctx.new_page()
+    tab2.set_default_timeout(TIMEOUT)
+    tab2.goto(tab1.url)
+    tab2.wait_for_selector("#game-status")
+    tab1.wait_for_timeout(300)  # sockets connected
+    # Pretend tab 1 missed a few messages.
+    tab1.evaluate("document.getElementById('game-version').value = '-3'")
+    play_one(tab2)
+    target = version(tab2)
+    wait_version(tab1, target)
+    assert version(tab1) == target
+    assert tab1.inner_text("#game-log") == tab2.inner_text("#game-log")
+    ctx.close()

@@ -1,0 +1,195 @@
+"""Socket consumers: every viewer gets its own fragments, stamped with the version."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AnonymousUser
+
+from games.engines import get_engine
+from games.models import Variant
+from games.routing import websocket_urlpatterns
+from games.selectors import current_state, legal_actions_json
+from games.services import create_game, join_game, load_default_variants, submit_action
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+TIMEOUT = 5
+
+
+@pytest.fixture(autouse=True)
+def short_lived_connections(monkeypatch):
+    """Threads of database_sync_to_async close their connections after each call, so the
+    test database can be dropped at the end (CI sets a persistent CONN_MAX_AGE)."""
+    from django.db import connections
+
+    monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 0)
+
+
+@database_sync_to_async
+def setup_game():
+    load_default_variants(games=["newhaven"])
+    users = [get_user_model().objects.create_user(username=n, password="x-unused-Pw9")
+             for n in ("ann", "bob", "eve")]
+    variant = Variant.objects.get(game="newhaven", name="standard")
+    game = create_game(creator=users[0], variant=variant,
+                       seats=[{"type": "human"}, {"type": "human"}])
+    join_game(game=game, user=users[1])
+    game.refresh_from_db()
+    return game, users
+
+
+@database_sync_to_async
+def play_first_legal(game, user, seat, key):
+    game.refresh_from_db()
+    action = next(a for a in legal_actions_json(game, seat) if a["type"] == "harvest")
+    return submit_action(game=game, user=user, seat=seat, action=action,
+                         version=game.version, key=key)
+
+
+@database_sync_to_async
+def hand_markers(game, seat):
+    game.refresh_from_db()
+    view = get_engine("newhaven").observe(current_state(game), seat)
+    return {",".join(t["squares"]) for t in view["hand"]["tiles"]}
+
+
+async def connect(path, user):
+    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), path)
+    communicator.scope["user"] = user
+    connected, _ = await communicator.connect(timeout=TIMEOUT)
+    assert connected
+    return communicator
+
+
+async def test_each_seat_receives_its_own_view_after_a_move():
+    game, (ann, bob, eve) = await setup_game()
+    path = f"/ws/games/{game.pk}/"
+    sockets = {
+        "ann": await connect(path, ann),
+        "bob": await connect(path, bob),
+        "eve": await connect(path, eve),
+        "anon": await connect(path, AnonymousUser()),
+    }
+    await play_first_legal(game, ann, 0, "move-1")
+    messages = {name: await s.receive_from(timeout=TIMEOUT) for name, s in sockets.items()}
+
+    ann_tiles, bob_tiles = await hand_markers(game, 0), await hand_markers(game, 1)
+    for html in messages.values():
+        assert 'data-version="1"' in html
+        assert 'id="game-version" value="1"' in html
+        assert html.count('hx-swap-oob="true"') == 5
+        assert "<html" not in html
+    assert set(re.findall(r'data-hand-tile="([^"]*)"', messages["ann"])) == ann_tiles
+    assert set(re.findall(r'data-hand-tile="([^"]*)"', messages["bob"])) == bob_tiles
+    # Ann is building now: she is offered End building; Bob is offered nothing.
+    assert "end_build" in messages["ann"]
+    assert "data-action" not in messages["bob"]
+    for spectator in ("eve", "anon"):
+        assert "data-hand-tile" not in messages[spectator]
+        assert "data-private-building" not in messages[spectator]
+        assert "Spectators see no hand" in messages[spectator]
+    for s in sockets.values():
+        assert await s.receive_nothing(timeout=0.1)
+        await s.disconnect()
+
+
+async def test_versions_follow_the_moves():
+    game, (ann, bob, _eve) = await setup_game()
+    socket = await connect(f"/ws/games/{game.pk}/", bob)
+    await play_first_legal(game, ann, 0, "m1")
+    assert 'data-version="1"' in await socket.receive_from(timeout=TIMEOUT)
+
+    @database_sync_to_async
+    def end_build():
+        game.refresh_from_db()
+        return submit_action(game=game, user=ann, seat=0, action={"type": "end_build"},
+                             version=game.version, key="m2")
+
+    await end_build()
+    assert 'data-version="2"' in await socket.receive_from(timeout=TIMEOUT)
+    await socket.disconnect()
+
+
+async def test_unknown_game_is_refused():
+    _game, (ann, _bob, _eve) = await setup_game()
+    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), "/ws/games/999999/")
+    communicator.scope["user"] = ann
+    connected, _ = await communicator.connect(timeout=TIMEOUT)
+    assert not connected
+
+
+async def test_waiting_table_pushes_seat_changes():
+    @database_sync_to_async
+    def open_table():
+        load_default_variants(games=["newhaven"])
+        ann = get_user_model().objects.create_user(username="ann", password="x-unused-Pw9")
+        bob = get_user_model().objects.create_user(username="bob", password="x-unused-Pw9")
+        variant = Variant.objects.get(game="newhaven", name="standard")
+        game = create_game(creator=ann, variant=variant,
+                           seats=[{"type": "human"}] * 3)
+        return game, ann, bob
+
+    game, ann, bob = await open_table()
+    socket = await connect(f"/ws/games/{game.pk}/", ann)
+    await database_sync_to_async(join_game)(game=game, user=bob)
+    html = await socket.receive_from(timeout=TIMEOUT)
+    assert 'id="table-waiting"' in html and "bob" in html
+    await socket.disconnect()
+
+
+async def test_lobby_socket_pushes_open_tables():
+    @database_sync_to_async
+    def prepare():
+        load_default_variants(games=["newhaven"])
+        return (get_user_model().objects.create_user(username="ann", password="x-unused-Pw9"),
+                get_user_model().objects.create_user(username="bob", password="x-unused-Pw9"))
+
+    ann, bob = await prepare()
+    socket = await connect("/ws/lobby/", bob)
+
+    @database_sync_to_async
+    def open_table():
+        variant = Variant.objects.get(game="newhaven", name="standard")
+        return create_game(creator=ann, variant=variant, seats=[{"type": "human"}] * 2)
+
+    game = await open_table()
+    html = await socket.receive_from(timeout=TIMEOUT)
+    assert 'id="open-tables"' in html and 'hx-swap-oob="true"' in html
+    assert f'data-join="{game.pk}"' in html
+    await socket.disconnect()
+
+
+async def test_full_stack_with_session_cookie():
+    """Through config.asgi: origin check, session auth, routing."""
+    from django.conf import settings
+    from django.test import Client
+
+    from config.asgi import application
+
+    game, (ann, _bob, _eve) = await setup_game()
+
+    @database_sync_to_async
+    def login_cookie():
+        client = Client()
+        client.force_login(ann)
+        return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+    session = await login_cookie()
+    communicator = WebsocketCommunicator(
+        application, f"/ws/games/{game.pk}/",
+        headers=[(b"origin", b"http://localhost"), (b"host", b"localhost"),
+                 (b"cookie", f"{settings.SESSION_COOKIE_NAME}={session}".encode())],
+    )
+    connected, _ = await communicator.connect(timeout=TIMEOUT)
+    assert connected
+    await play_first_legal(game, ann, 0, "full-1")
+    html = await communicator.receive_from(timeout=TIMEOUT)
+    assert 'data-version="1"' in html
+    assert "data-hand-tile" in html  # recognised as Ann, seat 0
+    await communicator.disconnect()
