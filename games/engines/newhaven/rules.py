@@ -431,7 +431,9 @@ def _ship(st: State, seat: int, a: tuple) -> State:
     cv = st.cv
     p = st.players[seat]
     if p.ship < 0:
-        raise IllegalAction("You have already played your shipment.")
+        if p.ship_played:
+            raise IllegalAction("You have already played your shipment.")
+        raise IllegalAction("There is no shipment in this game: play a harvest tile.")
     cell = _board_cell(st, a[1], a[2])
     if type(a[3]) is not str or a[3] not in cv.res_index:
         raise IllegalAction(f"Unknown resource; choose one of {', '.join(cv.resources)}.")

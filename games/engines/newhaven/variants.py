@@ -149,6 +149,9 @@ def _semantic_problems(v: dict) -> list[str]:
     for key, rect in sorted(board["play_area"].items()):
         field = f"board.play_area[{key!r}]"
         n = int(key)
+        if key != str(n):
+            problems.append(f"{field}: write the player count as {str(n)!r}")
+            continue
         if not MIN_PLAYERS <= n <= MAX_PLAYERS:
             problems.append(f"{field}: player count {n} is outside {MIN_PLAYERS}..{MAX_PLAYERS}")
             continue
