@@ -302,6 +302,9 @@ class NewHavenEngine:
             hidden_tiles.append(st.cells[st.ship_cell][1])
         for i in others:
             hidden_tiles.extend(players[i].tiles)
+        # Sorting first makes the result depend only on what ``seat`` can tell apart (and
+        # ``rng``): two states that differ only in hidden orders give the same worlds.
+        hidden_tiles.sort()
         rules.shuffle(rng, hidden_tiles)
         for i in others:
             k = len(players[i].tiles)
@@ -329,6 +332,7 @@ class NewHavenEngine:
             k for k, (_code, owner) in enumerate(st.removed) if owner >= 0 and owner != seat
         ]
         hidden.extend(st.removed[k][0] for k in removed_slots)
+        hidden.sort()  # see above: canonical order before the shuffle
         rules.shuffle(rng, hidden)
 
         def take_of_resource(r: int) -> int:

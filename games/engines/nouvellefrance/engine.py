@@ -192,7 +192,9 @@ class NouvelleFranceEngine:
             groups.setdefault(piles[pos], []).append(pos)
         for pile in sorted(groups):
             positions = groups[pile]
-            cards = [deck[p] for p in positions]
+            # Sorted first, so the worlds depend only on what ``seat`` can tell apart
+            # (and ``rng``), never on the true hidden order.
+            cards = sorted(deck[p] for p in positions)
             rng.shuffle(cards)
             for p, c in zip(positions, cards, strict=True):
                 deck[p] = c
@@ -206,14 +208,12 @@ class NouvelleFranceEngine:
             default=0,
         )
         if keep < mixed:
-            window = list(range(keep, mixed))
-            order = window[:]
-            rng.shuffle(order)
-            new_cards = [deck[p] for p in order]
-            new_piles = [piles[p] for p in order]
-            for p, c, pl in zip(window, new_cards, new_piles, strict=True):
-                deck[p] = c
-                piles[p] = pl
+            window = range(keep, mixed)
+            pairs = sorted((piles[p], deck[p]) for p in window)  # canonical, as above
+            rng.shuffle(pairs)
+            for p, (pile, card) in zip(window, pairs, strict=True):
+                deck[p] = card
+                piles[p] = pile
         t = s.clone()
         t.deck = tuple(deck)
         t.deck_piles = tuple(piles)
