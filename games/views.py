@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -24,6 +25,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts import ratelimit
 from games import rendering
 from games.errors import GameServiceError
 from games.models import AI_LEVEL_CHOICES, Game, Seat
@@ -483,6 +485,11 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
     elif action is None:
         error = _("That is not a valid action.")
         status = 400
+    elif not ratelimit.hit(
+        f"moves:{request.user.pk}", limit=settings.MOVE_RATE_LIMIT_PER_MINUTE, window=60
+    ):
+        error = _("Too many moves in a minute: wait a moment and try again.")
+        status = 429
     else:
         try:
             game = submit_action(

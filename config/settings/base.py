@@ -159,6 +159,10 @@ AXES_COOLOFF_TIME = float(os.environ.get("AXES_COOLOFF_HOURS", "0.25"))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 
+# Moves a signed-in player may submit per minute through the play page (the API has its
+# own DRF throttle, "moves").
+MOVE_RATE_LIMIT_PER_MINUTE = int(os.environ.get("MOVE_RATE_LIMIT_PER_MINUTE", "240"))
+
 # --- REST API ---------------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

@@ -6,6 +6,7 @@ import json
 import re
 
 import pytest
+from django.core.cache import cache
 from django.urls import reverse
 
 from games.engines import get_engine
@@ -337,6 +338,21 @@ def test_refused_actions_change_nothing(client, two_player_game, make_user,
     two_player_game.refresh_from_db()
     assert two_player_game.version == 0
     assert not two_player_game.moves.exists()
+
+
+def test_moves_are_rate_limited(client, two_player_game, ann, settings):
+    settings.MOVE_RATE_LIMIT_PER_MINUTE = 1
+    cache.delete(f"ratelimit:moves:{ann.pk}")  # earlier tests may have reused this pk
+    client.force_login(ann)
+    action = next(a for a in legal_actions_json(two_player_game, 0) if a["type"] == "harvest")
+    assert post_action(client, two_player_game, action, key="rate-1").status_code == 302
+    two_player_game.refresh_from_db()
+    follow_up = legal_actions_json(two_player_game, 0)[0]
+    response = post_action(client, two_player_game, follow_up, key="rate-2")
+    assert response.status_code == 429
+    assert "too many moves" in response.content.decode().lower()
+    two_player_game.refresh_from_db()
+    assert two_player_game.version == 1
 
 
 def test_forged_action_is_refused(client, two_player_game, ann):
