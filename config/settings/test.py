@@ -32,3 +32,8 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.InMemoryStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
+
+# Serve static files through the finders (no collectstatic before tests), without the
+# start-up scan of a STATIC_ROOT that does not exist.
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = True
