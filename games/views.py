@@ -21,6 +21,7 @@ from django.shortcuts import redirect
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
@@ -41,7 +42,7 @@ from games.selectors import (
     open_tables,
     seat_of,
 )
-from games.services import create_game, join_game, leave_game, submit_action
+from games.services import create_game, join_game, leave_game, nudge_ai, submit_action
 
 PHASE_LABELS = {
     "harvest": gettext_lazy("Harvest: place a harvest tile or the shipment"),
@@ -448,6 +449,7 @@ def render_fragments(game: Game, viewer: Any, **kwargs) -> str:
 def play(request: HttpRequest, game_id: int) -> HttpResponse:
     """The play page (or its fragments for HTMX requests)."""
     game = _game_or_404(game_id)
+    _nudge_stalled_ai(game)
     selection = rendering.Selection.parse(request.GET)
     if request.htmx:
         html = render_fragments(game, request.user, selection=selection,
@@ -455,6 +457,19 @@ def play(request: HttpRequest, game_id: int) -> HttpResponse:
         return HttpResponse(html)
     context = play_context(game, request.user, selection=selection, csrf_token=_csrf(request))
     return TemplateResponse(request, "games/play.html", context)
+
+
+def _nudge_stalled_ai(game: Game) -> None:
+    """Re-enqueue an AI turn that has waited too long (a task lost with its worker).
+
+    Harmless when the task is merely slow: a task that finds the version moved on does
+    nothing.  Called on page loads, so the game a person is looking at never stalls.
+    """
+    if game.status != Game.Status.RUNNING:
+        return
+    waited = (timezone.now() - game.updated_at).total_seconds()
+    if waited >= settings.AI_STALL_SECONDS:
+        nudge_ai(game=game)
 
 
 def _csrf(request: HttpRequest) -> str:

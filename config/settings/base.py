@@ -137,6 +137,9 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# An AI turn still pending after this long is enqueued again when someone opens the game
+# (its task may have been lost with a worker); a duplicate task is a no-op.
+AI_STALL_SECONDS = int(os.environ.get("AI_STALL_SECONDS", "30"))
 
 # --- Auth -------------------------------------------------------------------------------------
 AUTHENTICATION_BACKENDS = [

@@ -441,3 +441,34 @@ def test_ai_to_move_shows_thinking(client, nh_variants, ann, monkeypatch):
         assert 'data-thinking="1"' in html
     else:  # every marker was 0: no share step, Ann draws
         assert "data-thinking" not in html
+
+
+def test_opening_a_stalled_ai_game_enqueues_the_ai_again(
+    client, nh_variants, ann, monkeypatch, django_capture_on_commit_callbacks
+):
+    """A lost AI task (no worker ran it) is re-enqueued when the page is opened later."""
+    import datetime
+
+    import games.services
+    from games.models import Game
+
+    enqueued = []
+    monkeypatch.setattr(games.services, "_enqueue_ai", lambda *a, **k: enqueued.append(a))
+    game = create_game(creator=ann, variant=nh_variants["standard"],
+                       seats=[{"type": "human"}, {"type": "ai", "level": "random"}])
+    # Ann harvests and builds nothing: markers stay up, so the AI seat gets its share step.
+    client.force_login(ann)
+    action = next(a for a in legal_actions_json(game, 0) if a["type"] == "harvest")
+    post_action(client, game, action, key="s1")
+    game.refresh_from_db()
+    post_action(client, game, {"type": "end_build"}, key="s2")
+    game.refresh_from_db()
+    assert game.to_move == [1]
+    enqueued.clear()
+    get_page(client, game)
+    assert enqueued == []  # fresh: the task may simply still be running
+    old = datetime.datetime.now(datetime.UTC) - datetime.timedelta(minutes=5)
+    Game.objects.filter(pk=game.pk).update(updated_at=old)
+    with django_capture_on_commit_callbacks(execute=True):
+        get_page(client, game)
+    assert enqueued == [(game.pk, game.version)]
