@@ -193,3 +193,51 @@ async def test_full_stack_with_session_cookie():
     assert 'data-version="1"' in html
     assert "data-hand-tile" in html  # recognised as Ann, seat 0
     await communicator.disconnect()
+
+
+@database_sync_to_async
+def play_random_step(game, users, rng, step):
+    """One uniformly random legal action by whoever is to move; None once the game is over."""
+    game.refresh_from_db()
+    if not game.to_move:
+        return None
+    seat = game.to_move[0]
+    action = rng.choice(legal_actions_json(game, seat))
+    submit_action(game=game, user=users[seat], seat=seat, action=action,
+                  version=game.version, key=f"sweep-{step}")
+    game.refresh_from_db()
+    view = [get_engine("newhaven").observe(current_state(game), s)["hand"] for s in (0, 1)]
+    return game.version, [
+        (
+            {",".join(t["squares"]) for t in hand["tiles"]},
+            {f"{b['resource']}-{b['number']}" for b in hand["private_buildings"]},
+        )
+        for hand in view
+    ]
+
+
+async def test_no_hidden_information_in_socket_messages_over_a_whole_game():
+    """Every message of a whole game shows each socket its own hand and nobody else's."""
+    import random
+
+    game, (ann, bob, eve) = await setup_game()
+    path = f"/ws/games/{game.pk}/"
+    sockets = [await connect(path, ann), await connect(path, bob), await connect(path, eve)]
+    rng = random.Random(5)
+    moves = 0
+    while (result := await play_random_step(game, (ann, bob), rng, moves)) is not None:
+        moves += 1
+        version, hands = result
+        for index, socket in enumerate(sockets):
+            html = await socket.receive_from(timeout=TIMEOUT)
+            assert f'data-version="{version}"' in html
+            tiles = set(re.findall(r'data-hand-tile="([^"]*)"', html))
+            blind = set(re.findall(r'data-private-building="([^"]*)"', html))
+            if index < 2:  # a seat: exactly its own hand tiles and blind draws
+                assert tiles == hands[index][0], (moves, index)
+                assert blind == hands[index][1], (moves, index)
+            else:  # the spectator: no hand at all
+                assert tiles == set() and blind == set(), moves
+    assert moves > 100  # a whole game
+    for socket in sockets:
+        await socket.disconnect()
