@@ -1,0 +1,201 @@
+"""Bot-versus-bot arena: ``python -m ai.arena --game newhaven --bots hard,greedy --games 400``.
+
+Games are seat-swapped: for every seed the line-up is played in every rotation
+of the seats, so each bot sits everywhere on the same deals.  With N bots
+listed for N players each plays itself; with two bots listed for N > 2 players
+the first plays against N−1 copies of the second.  Prints each bot's win rate
+(shared wins split; per seat it occupies) with a 95% Wilson interval, its mean
+score and its mean seconds per move.  Speed and strength are measured here,
+never by timed tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from importlib import import_module
+from typing import Any
+
+from . import LEVEL_NAMES, choose_action
+
+__all__ = ["GameRecord", "load_engine", "main", "play_game", "wilson"]
+
+
+def load_engine(spec: str) -> Any:
+    """An engine by registered name, or ``package.module:ATTR`` (e.g. a test toy game)."""
+    if ":" in spec:
+        module, _, attr = spec.partition(":")
+        return getattr(import_module(module), attr)
+    from games.engines import get_engine  # the registry is pure too; imported late for speed
+
+    return get_engine(spec)
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (``successes`` may be fractional)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass
+class GameRecord:
+    """The result of one game, seat by seat."""
+
+    seed: int
+    bots: list[str]
+    shares: list[float]
+    scores: list[int]
+    seconds: list[float]
+    moves: list[int]
+
+
+def decision_seed(game_seed: int, ply: int) -> int:
+    """The seed of one decision: fixed by the game and the ply, so games replay."""
+    return (game_seed * 1_000_003 + ply) & 0x7FFFFFFF
+
+
+def play_game(
+    engine: Any, variant: dict, bots: Sequence[str], seed: int, max_plies: int = 100_000
+) -> GameRecord:
+    """Play one game with ``bots[seat]`` in each seat; return its record."""
+    n = len(bots)
+    state = engine.new_game(variant, n, seed)
+    seconds = [0.0] * n
+    moves = [0] * n
+    ply = 0
+    while not engine.is_over(state):
+        if ply >= max_plies:
+            raise RuntimeError(f"game seed {seed} did not end after {max_plies} actions")
+        seat = engine.to_move(state)[0]
+        started = time.perf_counter()
+        action = choose_action(engine, state, seat, bots[seat], seed=decision_seed(seed, ply))
+        seconds[seat] += time.perf_counter() - started
+        moves[seat] += 1
+        state = engine.apply(state, seat, action)
+        ply += 1
+    winners = engine.winners(state)
+    shares = [1.0 / len(winners) if s in winners else 0.0 for s in range(n)]
+    return GameRecord(seed, list(bots), shares, list(engine.scores(state)), seconds, moves)
+
+
+def seatings(lineup: Sequence[str]) -> list[list[str]]:
+    """Every rotation of ``lineup`` (for two players: both seatings)."""
+    n = len(lineup)
+    return [[lineup[(i + r) % n] for i in range(n)] for r in range(n)]
+
+
+@dataclass
+class _Tally:
+    seats: int = 0
+    wins: float = 0.0
+    score: float = 0.0
+    seconds: float = 0.0
+    moves: int = 0
+
+
+def tally(records: Iterable[GameRecord]) -> dict[str, _Tally]:
+    """Aggregate records per bot name (a bot in k seats counts k seat-games)."""
+    out: dict[str, _Tally] = {}
+    for record in records:
+        for seat, bot in enumerate(record.bots):
+            t = out.setdefault(bot, _Tally())
+            t.seats += 1
+            t.wins += record.shares[seat]
+            t.score += record.scores[seat]
+            t.seconds += record.seconds[seat]
+            t.moves += record.moves[seat]
+    return out
+
+
+def format_table(tallies: dict[str, _Tally], games: int, players: int) -> str:
+    """The result table as text."""
+    lines = [
+        f"games={games} players={players} (expected share per seat {1 / players:.3f})",
+        f"{'bot':<8} {'seat-games':>10} {'win rate':>9} {'95% CI':>15} {'mean score':>11}"
+        f" {'s/move':>8}",
+    ]
+    for bot, t in tallies.items():
+        low, high = wilson(t.wins, t.seats)
+        lines.append(
+            f"{bot:<8} {t.seats:>10} {t.wins / t.seats:>9.3f} {f'[{low:.3f}, {high:.3f}]':>15}"
+            f" {t.score / t.seats:>11.2f} {t.seconds / max(1, t.moves):>8.3f}"
+        )
+    return "\n".join(lines)
+
+
+def _run_task(task: tuple[str, str, dict, list[str], int]) -> GameRecord:
+    spec, _variant_name, variant, bots, seed = task
+    return play_game(load_engine(spec), variant, bots, seed)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Parse the command line, play the games and print the table."""
+    parser = argparse.ArgumentParser(description="Seat-swapped bot-versus-bot games.")
+    parser.add_argument("--game", required=True, help="engine name or module:ATTR")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--bots", required=True, help=f"comma list of {', '.join(LEVEL_NAMES)}")
+    parser.add_argument("--games", type=int, default=100, help="total games (rounded up)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--variant", default="standard")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    args = parser.parse_args(argv)
+
+    bots = args.bots.split(",")
+    for bot in bots:
+        if bot not in LEVEL_NAMES:
+            parser.error(f"unknown bot {bot!r}; choose from {', '.join(LEVEL_NAMES)}")
+    if len(bots) == args.players:
+        lineup = bots
+    elif len(bots) == 2:
+        lineup = [bots[0]] + [bots[1]] * (args.players - 1)
+    else:
+        parser.error("list one bot per player, or two bots (one against N-1 copies)")
+    engine = load_engine(args.game)
+    variant = engine.default_variants()[args.variant]
+    rotations = seatings(lineup)
+    rounds = math.ceil(args.games / len(rotations))
+    tasks = [
+        (args.game, args.variant, variant, seating, args.seed + k)
+        for k in range(rounds)
+        for seating in rotations
+    ]
+    started = time.perf_counter()
+    records: list[GameRecord] = []
+    if args.jobs > 1:
+        with multiprocessing.Pool(args.jobs) as pool:
+            for record in pool.imap_unordered(_run_task, tasks):
+                records.append(record)
+                _progress(records, len(tasks), started)
+    else:
+        for task in tasks:
+            records.append(_run_task(task))
+            _progress(records, len(tasks), started)
+    print(f"python -m ai.arena {' '.join(argv if argv is not None else sys.argv[1:])}")
+    print(f"game={args.game} variant={args.variant} lineup={','.join(lineup)} "
+          f"seeds={args.seed}..{args.seed + rounds - 1} wall={time.perf_counter() - started:.0f}s")
+    print(format_table(tally(records), len(records), args.players), flush=True)
+
+
+def _progress(records: list[GameRecord], total: int, started: float) -> None:
+    # One line per finished game on stderr, so a long run can be read before it ends.
+    r = records[-1]
+    print(
+        f"  {len(records)}/{total} games, {time.perf_counter() - started:.0f}s: seed {r.seed} "
+        f"bots {','.join(r.bots)} shares {r.shares} scores {r.scores}",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
+if __name__ == "__main__":
+    main()
