@@ -341,6 +341,11 @@ def play_context(
                 "thinking": bool(seat_obj and seat_obj.is_ai and i in to_move and not over),
                 "winner": i in view.get("winners", []),
                 "breakdown": bd,
+                # At the end the engine reveals every hand; draw its tiles like ours.
+                "revealed_tiles": [
+                    rendering.tile_svg(squares, label=_("Harvest tile"))
+                    for squares in (p.get("revealed_hand") or {}).get("tiles", [])
+                ],
                 "svg": rendering.village_svg(
                     p["village"],
                     row_costs=row_costs,

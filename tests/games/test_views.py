@@ -422,6 +422,10 @@ def test_no_hidden_information_in_html_over_a_whole_game(client, two_player_game
     assert 'id="final-scores"' in html and 'id="winners"' in html
     assert html.count("data-final-seat=") == 2
     assert checked > 30
+    # The end reveals everything: Bob's whole hand is on Ann's page.
+    assert 'data-revealed-hand="1"' in html
+    bob_hand = engine.observe(current_state(game), None)["players"][1]["revealed_hand"]
+    assert html.count("hand-tile") >= len(bob_hand["tiles"])
 
 
 def test_ai_to_move_shows_thinking(client, nh_variants, ann, monkeypatch):

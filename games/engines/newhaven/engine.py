@@ -51,6 +51,18 @@ def _bld(cv: Compiled, code: int) -> dict:
     return {"resource": cv.resources[cv.code_res[code]], "number": cv.code_num[code]}
 
 
+def _revealed_hand(cv: Compiled, player: Any) -> dict:
+    """A player's whole hand, shown to everyone once the game is over."""
+    res = cv.resources
+    return {
+        "tiles": [[res[x] for x in cv.tiles[t]] for t in player.tiles],
+        "buildings": [_bld(cv, c) for c in (*player.pub, *player.priv)],
+        "unplayed_shipment_squares": (
+            [res[x] for x in cv.tiles[player.ship]] if player.ship >= 0 else None
+        ),
+    }
+
+
 class NewHavenEngine:
     """New Haven for 2-4 players (see ``rules`` for the decisions the rules leave open)."""
 
@@ -202,7 +214,7 @@ class NewHavenEngine:
                         continue
                     code = v >> 2
                     face_up = bool(v & 2)
-                    known = mine or v & 1
+                    known = mine or over or v & 1
                     row.append(
                         {
                             "resource": res[cv.code_res[code]],
@@ -224,6 +236,8 @@ class NewHavenEngine:
                     "turns_taken": p.turns,
                     "score": rules.score(cv, p),
                     "empty_spaces": rules.empty_spaces(cv, p),
+                    # The game is over: nothing is secret any more.
+                    "revealed_hand": _revealed_hand(cv, p) if over else None,
                 }
             )
         hand = None
@@ -241,7 +255,7 @@ class NewHavenEngine:
         removed = []
         for code, owner in st.removed:
             b = _bld(cv, code)
-            if owner >= 0 and owner != seat:
+            if owner >= 0 and owner != seat and not over:
                 b["number"] = None
             removed.append(b)
         moving = rules.to_move(st)
@@ -288,6 +302,8 @@ class NewHavenEngine:
         of the same resource.
         """
         st = state
+        if st.phase == OVER:
+            return st  # the end reveals every hand: nothing is left to resample
         cv = st.cv
         ns = st.copy()
         players = [p.copy() for p in st.players]

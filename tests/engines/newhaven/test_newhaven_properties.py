@@ -192,7 +192,10 @@ def test_determinize_really_changes_hidden_parts(vname):
 
 
 def test_hidden_face_down_numbers_are_resampled_by_colour():
-    final, _history = play_random(VARIANTS["standard"], 2, 8)
+    """Until the end, other seats' face-down numbers from blind draws are resampled."""
+    states = []
+    play_random(VARIANTS["standard"], 2, 8, lambda before, *_: states.append(before))
+    final = states[-1]  # the last running state: at the end every number is revealed
     p1 = final.players[1]
     hidden = [s for s, v in enumerate(p1.village) if v >= 0 and not v & 1]
     assert hidden, "random play builds face-down buildings from blind draws"
@@ -206,3 +209,18 @@ def test_hidden_face_down_numbers_are_resampled_by_colour():
             numbers_changed |= a != b
         assert E.observe(det, 0) == E.observe(final, 0)
     assert numbers_changed
+
+
+def test_the_end_reveals_every_hand_and_number():
+    final, _history = play_random(VARIANTS["standard"], 2, 8)
+    spectator = E.observe(final, None)
+    for index, player in enumerate(spectator["players"]):
+        revealed = player["revealed_hand"]
+        assert len(revealed["tiles"]) == player["tiles_in_hand"]
+        assert len(revealed["buildings"]) == player["buildings_in_hand"]
+        hidden_numbers = [
+            space for row in player["village"] for space in row
+            if space is not None and space["number"] is None
+        ]
+        assert hidden_numbers == [], index
+    assert E.determinize(final, 0, random.Random(1)) is final
