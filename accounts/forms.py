@@ -20,3 +20,12 @@ class SignUpForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
         fields = ("username", "email")
+
+    def clean_username(self) -> str:
+        """Django's checks, and no name that is also an account page (``/accounts/login/``)."""
+        from games.services import RESERVED_USERNAMES
+
+        username = super().clean_username()
+        if username and username.lower() in RESERVED_USERNAMES:
+            raise forms.ValidationError(_("This username is reserved."), code="reserved")
+        return username

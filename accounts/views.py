@@ -50,6 +50,12 @@ class LoginView(auth_views.LoginView):
     template_name = "accounts/login.html"
     redirect_authenticated_user = True
 
+    def get_redirect_url(self) -> str:
+        """Django's safe ``next``, but never the log-in page itself: for a signed-in visitor
+        that is a redirect loop, which Django reports as a ValueError (a 500)."""
+        url = super().get_redirect_url()
+        return "" if url and url.split("?")[0] == self.request.path else url
+
     def form_invalid(self, form):
         if getattr(self.request, "axes_locked_out", False):
             response = lockout(self.request)

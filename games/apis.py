@@ -15,10 +15,12 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.authtoken.models import Token
-from rest_framework.exceptions import AuthenticationFailed
+from rest_framework.exceptions import AuthenticationFailed, ParseError
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
@@ -27,6 +29,37 @@ from games.engines import get_engine
 from games.errors import GameServiceError
 from games.models import AI_LEVELS, Game, Variant
 from games.selectors import active_variants
+
+# --- parsing and throttling -----------------------------------------------------------------
+
+
+class SafeJSONParser(JSONParser):
+    """DRF's JSON parser, but deeply nested JSON is a 400, not a ``RecursionError`` (500)."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        try:
+            return super().parse(stream, media_type, parser_context)
+        except RecursionError:
+            raise ParseError(_("JSON parse error - the document is nested too deeply.")) from None
+
+
+PARSERS = [SafeJSONParser, FormParser, MultiPartParser]
+
+
+class ClientAddressThrottle(ScopedRateThrottle):
+    """A scoped throttle keyed by the client's address that a client cannot choose.
+
+    DRF's default ``get_ident`` uses the whole ``X-Forwarded-For`` header when
+    ``NUM_PROXIES`` is unset, so a client that sends a fresh header on every request is
+    never throttled.  Here the header only counts when ``NUM_PROXIES`` says how many
+    proxies of ours append to it; otherwise the socket's address (``REMOTE_ADDR``) does.
+    """
+
+    def get_ident(self, request):
+        if api_settings.NUM_PROXIES is None:
+            return request.META.get("REMOTE_ADDR") or "unknown"
+        return super().get_ident(request)
+
 
 # --- serializers ----------------------------------------------------------------------------
 
@@ -68,10 +101,28 @@ class JoinInput(serializers.Serializer):
     seat = serializers.IntegerField(required=False, allow_null=True, min_value=0)
 
 
+class ActionField(serializers.JSONField):
+    """The action JSON: at most ``services.MAX_ACTION_BYTES`` (else 413, as the play page),
+    and never a 500 on deep nesting (a form-encoded action is a string parsed here)."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, str | bytes) and len(data) > services.MAX_ACTION_BYTES:
+            raise services.ActionTooLarge()
+        try:
+            value = super().to_internal_value(data)
+        except RecursionError:
+            raise services.ActionTooLarge() from None
+        services.check_action_size(value)
+        return value
+
+
 class ActionInput(serializers.Serializer):
-    action = serializers.JSONField(help_text="The action as the engine's JSON notation.")
+    action = ActionField(help_text="The action as the engine's JSON notation.")
     version = serializers.IntegerField(min_value=0)
-    key = serializers.CharField(max_length=64, help_text="A fresh idempotency key per action.")
+    key = serializers.CharField(
+        max_length=64,
+        help_text="A fresh idempotency key per action (keys starting with ai- are reserved).",
+    )
 
 
 class SeatOutput(serializers.Serializer):
@@ -119,6 +170,8 @@ ERRORS = {
 class GameApi(APIView):
     """Turns ``GameServiceError`` into ``{"detail", "code", "version"?}`` responses."""
 
+    parser_classes = PARSERS
+
     def handle_exception(self, exc: Exception) -> Response:
         if isinstance(exc, GameServiceError):
             body: dict[str, Any] = {"detail": str(exc), "code": exc.code}
@@ -146,7 +199,7 @@ class RegisterApi(GameApi):
 
     permission_classes = [AllowAny]
     authentication_classes: list = []
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [ClientAddressThrottle]
     throttle_scope = "register"
 
     @extend_schema(
@@ -290,6 +343,7 @@ class GameActionApi(GameApi):
         responses={
             200: GameDocumentOutput,
             **ERRORS,
+            413: OpenApiResponse(ErrorOutput, description="action over 4 KB of JSON"),
             422: OpenApiResponse(ErrorOutput, description="illegal action (engine's message)"),
             429: ErrorOutput,
         },

@@ -85,7 +85,8 @@ class GameConsumer(_ViewerConsumer):
 
         return Game.objects.filter(pk=self.game_id).exists()
 
-    def _render(self) -> str:
+    def _render(self) -> str | None:
+        """This viewer's fragments; ``None`` once the game is gone."""
         from games.models import Game
         from games.selectors import get_game
         from games.views import render_fragments
@@ -93,15 +94,17 @@ class GameConsumer(_ViewerConsumer):
         try:
             game = get_game(self.game_id)
         except Game.DoesNotExist:
-            return ""
+            return None
         with translation.override(self.language):
             return render_fragments(game, self.user, csrf_token=self.csrf)
 
     async def game_updated(self, event: dict) -> None:
         """A move (or a seat change) was committed: send this viewer's fragments."""
         html = await database_sync_to_async(self._render)()
-        if html:
-            await self.send(text_data=html)
+        if html is None:  # the game was deleted: nothing left to watch
+            await self.close(code=4404)
+            return
+        await self.send(text_data=html)
 
 
 class LobbyConsumer(_ViewerConsumer):

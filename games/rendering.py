@@ -251,7 +251,8 @@ def village_svg(
     ]
     for r in range(rows):
         y = r * SPACE
-        cost = row_costs[r] if r < len(row_costs) else ""
+        # Variant data (editable in the admin): escaped like anything else from the DB.
+        cost = escape(row_costs[r]) if r < len(row_costs) else ""
         weight = "800" if r in completed_rows else "600"
         out.append(
             f'<text x="{V_LEFT / 2}" y="{y + 60}" text-anchor="middle" font-size="34" '
@@ -296,7 +297,7 @@ def village_svg(
             out.append("</g>")
     for c in range(cols):
         x = V_LEFT + c * SPACE
-        value = col_values[c] if c < len(col_values) else ""
+        value = escape(col_values[c]) if c < len(col_values) else ""
         weight = "800" if c in completed_cols else "600"
         out.append(
             f'<text x="{x + 50}" y="{rows * SPACE + 38}" text-anchor="middle" font-size="30" '

@@ -18,6 +18,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from games import broadcast
 from games.engines import IllegalAction, InvalidVariant, engine_names, get_engine
@@ -39,6 +40,7 @@ from games.errors import (
 from games.models import AI_LEVELS, Game, Move, Seat, Variant
 
 __all__ = [
+    "ActionTooLarge",
     "AlreadySeated",
     "GameFull",
     "GameNotOpen",
@@ -51,6 +53,7 @@ __all__ = [
     "NotYourTurn",
     "RegistrationError",
     "StaleVersion",
+    "TooManyOpenTables",
     "VariantUnavailable",
     "ai_seat_to_move",
     "create_game",
@@ -67,6 +70,48 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 MAX_KEY_LENGTH = 64
+#: Request keys with this prefix belong to the AI task (``ai-{game}-{version}``): a person
+#: who used one first would make the AI's own submit a key conflict and stall the game.
+AI_KEY_PREFIX = "ai-"
+#: The largest action (as compact JSON) anyone may submit; real actions are < 200 bytes.
+MAX_ACTION_BYTES = 4096
+#: Open (not yet started) tables one person may have created at a time.
+MAX_OPEN_TABLES_PER_USER = 10
+#: Names that would collide with the account pages (``/accounts/<name>/``).
+RESERVED_USERNAMES = frozenset({"login", "logout", "signup", "password"})
+
+
+class ActionTooLarge(GameServiceError):
+    """An action whose JSON is larger (or deeper) than any real action."""
+
+    status_code = 413
+    code = "action_too_large"
+    default_message = _lazy("This action is too large.")
+
+
+class TooManyOpenTables(GameServiceError):
+    """The creator already has as many open tables as allowed."""
+
+    status_code = 409
+    code = "too_many_open_tables"
+    default_message = _lazy(
+        "You already have too many open tables: start or close one of them first."
+    )
+
+
+def check_action_size(action: Any) -> None:
+    """Raise ``ActionTooLarge`` for an action over ``MAX_ACTION_BYTES`` (or too deep to dump).
+
+    Something that is not JSON at all is left to the engine, which refuses it.
+    """
+    try:
+        size = len(json.dumps(action, separators=(",", ":")).encode())
+    except RecursionError:
+        raise ActionTooLarge() from None
+    except (TypeError, ValueError):
+        return
+    if size > MAX_ACTION_BYTES:
+        raise ActionTooLarge()
 
 
 # --- variants -------------------------------------------------------------------------------
@@ -114,6 +159,8 @@ def register_user(*, username: str, password: str) -> AbstractBaseUser:
         user_model.username_validator(username)
     except ValidationError as exc:
         errors["username"] = list(exc.messages)
+    if username.lower() in RESERVED_USERNAMES:
+        errors.setdefault("username", []).append(_("This username is reserved."))
     if user_model._default_manager.filter(username__iexact=username).exists():
         errors.setdefault("username", []).append(_("This username is already taken."))
     try:
@@ -196,6 +243,13 @@ def create_game(*, creator: AbstractBaseUser, variant: Variant, seats: list[dict
     except KeyError:
         raise VariantUnavailable() from None
     _check_seats(engine, seats)
+    waits_for_people = any(spec["type"] == "human" for spec in seats[1:])
+    if (
+        waits_for_people
+        and Game.objects.filter(created_by=creator, status=Game.Status.OPEN).count()
+        >= MAX_OPEN_TABLES_PER_USER
+    ):
+        raise TooManyOpenTables()
     now = timezone.now()
     game = Game.objects.create(
         variant=variant,
@@ -358,12 +412,17 @@ def submit_action(
     Then appends the move and bumps the version with a compare-and-set.
     """
     passed = game
+    check_action_size(action)
     game = _locked_game(game)
     seats = list(game.seats.all())
     _check_seat_holder(game, seats, user=user, seat=seat, ai=ai)
     engine = game.engine
     if not isinstance(key, str) or not key or len(key) > MAX_KEY_LENGTH:
         raise GameServiceError(_("A request key of 1 to 64 characters is required."))
+    if not ai and key.lower().startswith(AI_KEY_PREFIX):
+        raise GameServiceError(
+            _("Request keys starting with %(prefix)s are reserved.") % {"prefix": AI_KEY_PREFIX}
+        )
 
     previous = Move.objects.filter(game=game, key=key).first()
     if previous is not None:

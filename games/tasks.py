@@ -19,7 +19,7 @@ from django.db import InterfaceError, OperationalError
 
 from games.errors import GameServiceError, StaleVersion
 from games.models import Game
-from games.services import ai_seat_to_move, submit_action
+from games.services import AI_KEY_PREFIX, ai_seat_to_move, submit_action
 
 logger = logging.getLogger(__name__)
 
@@ -67,7 +67,7 @@ def play_one_ai_turn(game_id: int, version: int) -> bool:
             seat=seat.index,
             action=engine.action_to_json(action),
             version=version,
-            key=f"ai-{game_id}-{version}",
+            key=f"{AI_KEY_PREFIX}{game_id}-{version}",
             ai=True,
         )
     except StaleVersion:

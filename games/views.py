@@ -9,6 +9,7 @@ drawn only from ``game_view`` (``engine.observe`` for the viewer's seat) and off
 from __future__ import annotations
 
 import json
+import logging
 import re
 from typing import Any
 
@@ -16,6 +17,7 @@ from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
@@ -42,7 +44,19 @@ from games.selectors import (
     open_tables,
     seat_of,
 )
-from games.services import create_game, join_game, leave_game, nudge_ai, submit_action
+from games.services import (
+    MAX_ACTION_BYTES,
+    create_game,
+    join_game,
+    leave_game,
+    nudge_ai,
+    submit_action,
+)
+
+logger = logging.getLogger(__name__)
+
+#: Games whose board the play page can draw; others show their status only (API play).
+BROWSER_GAMES = frozenset({"newhaven"})
 
 PHASE_LABELS = {
     "harvest": gettext_lazy("Harvest: place a harvest tile or the shipment"),
@@ -128,7 +142,8 @@ def summarize_game(game: Game, viewer: Any = None) -> dict:
         "my_turn": my_turn,
         "turn_label": turn_label,
         "result_label": result_label,
-        "invite_url": reverse("invite", args=[game.invite_token]),
+        # The invite link is for the people at the table to pass on: never shown to others.
+        "invite_url": reverse("invite", args=[game.invite_token]) if my_seat is not None else "",
     }
 
 
@@ -314,6 +329,11 @@ def play_context(
     if game.status == Game.Status.OPEN or game.state_json is None:
         context["waiting"] = True
         return context
+    if game.game_name not in BROWSER_GAMES:
+        # No board for this game in the browser yet: the status card, never a 500.
+        context["waiting"] = True
+        context["unsupported"] = True
+        return context
     selection = selection or rendering.Selection()
     view = game_view(game, seat)
     legal = legal_actions_json(game, seat)
@@ -473,7 +493,18 @@ def _nudge_stalled_ai(game: Game) -> None:
     if game.status != Game.Status.RUNNING:
         return
     waited = (timezone.now() - game.updated_at).total_seconds()
-    if waited >= settings.AI_STALL_SECONDS:
+    if waited < settings.AI_STALL_SECONDS:
+        return
+    # At most one nudge per game version and stall period, however often the page is
+    # loaded: each nudge queues a (possibly expensive) AI search.
+    started = game.started_at.timestamp() if game.started_at else 0
+    lock = f"ai-nudge:{game.pk}:{started}:{game.version}"
+    try:
+        first = cache.add(lock, 1, timeout=max(1, settings.AI_STALL_SECONDS))
+    except Exception:  # no cache (Redis down): no broker either, and the page must load
+        logger.warning("cache unavailable: AI nudge for game %s skipped", game.pk)
+        return
+    if first:
         nudge_ai(game=game)
 
 
@@ -490,9 +521,12 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
     seat = seat_of(game, request.user)
     error = ""
     status = 200
+    raw_action = request.POST.get("action", "")
+    # Real actions are tiny: big JSON is refused before it is parsed (deep nesting too).
+    too_large = len(raw_action) > MAX_ACTION_BYTES
     try:
-        action = json.loads(request.POST.get("action", ""))
-    except (TypeError, ValueError):
+        action = None if too_large else json.loads(raw_action)
+    except (TypeError, ValueError, RecursionError):
         action = None
     try:
         version = int(request.POST.get("version", ""))
@@ -502,6 +536,9 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
     if seat is None:
         error = _("You are not seated at this table: you can only watch.")
         status = 403
+    elif too_large:
+        error = _("This action is too large.")
+        status = 413
     elif action is None:
         error = _("That is not a valid action.")
         status = 400

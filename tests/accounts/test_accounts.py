@@ -187,3 +187,103 @@ def test_profile_lists_games_with_results(client):
 
 def test_profile_of_unknown_user_is_404(client):
     assert client.get(reverse("accounts:profile", args=["nobody"])).status_code == 404
+
+
+# --- security review ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["login", "Logout", "signup", "PASSWORD"])
+def test_usernames_of_account_pages_are_reserved(client, name):
+    """``/accounts/<name>/`` is the profile URL: a player called "password" had the password
+    page as profile, and "login" a redirect loop."""
+    response = client.post(
+        reverse("accounts:signup"),
+        {"username": name, "password1": PASSWORD, "password2": PASSWORD},
+    )
+    assert response.status_code == 400
+    assert "reserved" in response.content.decode()
+    from rest_framework.test import APIClient
+
+    r = APIClient().post("/api/auth/register/", {"username": name, "password": PASSWORD})
+    assert r.status_code == 400 and "username" in r.json()["errors"]
+    assert not get_user_model().objects.filter(username__iexact=name).exists()
+
+
+@pytest.mark.parametrize(
+    "target",
+    ["https://evil.example/", "//evil.example/", "http:evil.example", "/\\evil.example",
+     "javascript:alert(1)"],
+)
+def test_login_never_redirects_off_site(client, target):
+    make_user()
+    response = client.post(
+        reverse("accounts:login") + f"?next={target}",
+        {"username": "ann", "password": PASSWORD, "next": target},
+    )
+    assert response.status_code == 302
+    assert response["Location"] == reverse("home")
+
+
+def test_login_keeps_a_local_next(client):
+    make_user()
+    response = client.post(reverse("accounts:login"),
+                           {"username": "ann", "password": PASSWORD, "next": "/lobby/"})
+    assert response["Location"] == "/lobby/"
+
+
+def test_login_page_escapes_next(client):
+    html = client.get(reverse("accounts:login"), {"next": '/"><script>x</script>'}).content
+    assert b"<script>x</script>" not in html
+
+
+def test_password_change_needs_the_old_password(client):
+    user = make_user()
+    client.force_login(user)
+    new = "Another-pass-9431!"
+    response = client.post(reverse("accounts:password_change"),
+                           {"old_password": "wrong", "new_password1": new, "new_password2": new})
+    assert response.status_code == 200
+    user.refresh_from_db()
+    assert user.check_password(PASSWORD) and not user.check_password(new)
+
+
+def test_logout_needs_a_post(client):
+    client.force_login(make_user())
+    assert client.get(reverse("accounts:logout")).status_code == 405
+    assert "_auth_user_id" in client.session
+
+
+def test_profile_never_shows_the_email_address(client):
+    ann = make_user()
+    ann.email = "ann-private@example.org"
+    ann.save()
+    for viewer in (None, make_user("bob"), ann):
+        client.logout()
+        if viewer is not None:
+            client.force_login(viewer)
+        html = client.get(reverse("accounts:profile", args=["ann"])).content.decode()
+        assert "ann-private" not in html
+
+
+def test_signup_limit_ignores_a_spoofed_forwarded_for(client, settings):
+    """The limit is keyed by REMOTE_ADDR: a made-up X-Forwarded-For does not reset it."""
+    settings.SIGNUP_RATE_LIMIT = 1
+    codes = []
+    for i in range(3):
+        client.logout()
+        codes.append(client.post(
+            reverse("accounts:signup"),
+            {"username": f"x{i}", "password1": PASSWORD, "password2": PASSWORD},
+            HTTP_X_FORWARDED_FOR=f"198.51.100.{i}", HTTP_X_REAL_IP=f"198.51.100.{i}",
+        ).status_code)
+    assert codes == [302, 429, 429]
+
+
+def test_signed_in_visitor_with_next_to_the_login_page_is_not_a_500(client):
+    """``/accounts/login/?next=/accounts/login/`` while signed in: Django raises a
+    redirect-loop ValueError (500); now it is the usual redirect home."""
+    client.force_login(make_user())
+    login = reverse("accounts:login")
+    for target in (login, login + "?x=1"):
+        response = client.get(login, {"next": target})
+        assert response.status_code == 302 and response["Location"] == reverse("home")

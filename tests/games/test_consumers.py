@@ -241,3 +241,43 @@ async def test_no_hidden_information_in_socket_messages_over_a_whole_game():
     assert moves > 100  # a whole game
     for socket in sockets:
         await socket.disconnect()
+
+
+async def test_socket_closes_when_its_game_is_deleted():
+    """A hint for a game that no longer exists closes the socket (4404) instead of
+    leaving it open and silent."""
+    from games import broadcast
+    from games.models import Game
+
+    game, (ann, _bob, _eve) = await setup_game()
+    socket = await connect(f"/ws/games/{game.pk}/", ann)
+    await database_sync_to_async(Game.objects.filter(pk=game.pk).delete)()
+    await database_sync_to_async(broadcast.game_updated)(game.pk, 99)
+    output = await socket.receive_output(timeout=TIMEOUT)
+    assert output == {"type": "websocket.close", "code": 4404}
+
+
+async def test_invite_token_only_reaches_seated_sockets():
+    """The waiting-table fragment pushed to a spectator carries no invite link."""
+
+    @database_sync_to_async
+    def open_table():
+        load_default_variants(games=["newhaven"])
+        users = [get_user_model().objects.create_user(username=n, password="x-unused-Pw9")
+                 for n in ("ann", "bob", "eve")]
+        variant = Variant.objects.get(game="newhaven", name="standard")
+        game = create_game(creator=users[0], variant=variant, seats=[{"type": "human"}] * 3)
+        return game, users
+
+    game, (ann, bob, eve) = await open_table()
+    path = f"/ws/games/{game.pk}/"
+    sockets = {"ann": await connect(path, ann), "eve": await connect(path, eve),
+               "anon": await connect(path, AnonymousUser())}
+    await database_sync_to_async(join_game)(game=game, user=bob)
+    messages = {name: await s.receive_from(timeout=TIMEOUT) for name, s in sockets.items()}
+    assert game.invite_token in messages["ann"]
+    for name in ("eve", "anon"):
+        assert 'id="table-waiting"' in messages[name]
+        assert game.invite_token not in messages[name], name
+    for s in sockets.values():
+        await s.disconnect()
