@@ -1,12 +1,35 @@
 """Admin of the games app.  The seed and the state cache are never shown (hidden info)."""
 
+from django import forms
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
+from games.engines import get_engine
 from games.models import Game, Move, Seat, Variant
+
+
+class VariantAdminForm(forms.ModelForm):
+    """Variant data is saved only when the game's engine finds it playable."""
+
+    class Meta:
+        model = Variant
+        fields = ["game", "name", "data", "schema_version", "active"]
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        game, data = cleaned.get("game"), cleaned.get("data")
+        if game and isinstance(data, dict):
+            problems = get_engine(game).validate_variant(data)
+            if problems:
+                raise forms.ValidationError({"data": problems})
+        elif game and data is not None:
+            raise forms.ValidationError({"data": _("Variant data must be a JSON object.")})
+        return cleaned
 
 
 @admin.register(Variant)
 class VariantAdmin(admin.ModelAdmin):
+    form = VariantAdminForm
     list_display = ["game", "name", "active", "is_default", "updated_at"]
     list_filter = ["game", "active"]
 

@@ -15,8 +15,8 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.authtoken.models import Token
-from rest_framework.exceptions import AuthenticationFailed, ParseError
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.exceptions import AuthenticationFailed
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -28,20 +28,10 @@ from games import selectors, services
 from games.engines import get_engine
 from games.errors import GameServiceError
 from games.models import AI_LEVELS, Game, Variant
+from games.parsers import SafeJSONParser
 from games.selectors import active_variants
 
 # --- parsing and throttling -----------------------------------------------------------------
-
-
-class SafeJSONParser(JSONParser):
-    """DRF's JSON parser, but deeply nested JSON is a 400, not a ``RecursionError`` (500)."""
-
-    def parse(self, stream, media_type=None, parser_context=None):
-        try:
-            return super().parse(stream, media_type, parser_context)
-        except RecursionError:
-            raise ParseError(_("JSON parse error - the document is nested too deeply.")) from None
-
 
 PARSERS = [SafeJSONParser, FormParser, MultiPartParser]
 
@@ -227,6 +217,9 @@ class TokenApi(GameApi):
 
     permission_classes = [AllowAny]
     authentication_classes: list = []
+    # Per address, across usernames (django-axes locks one username + address pair).
+    throttle_classes = [ClientAddressThrottle]
+    throttle_scope = "token"
 
     @extend_schema(
         request=CredentialsInput,

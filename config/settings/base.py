@@ -174,11 +174,23 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_PARSER_CLASSES": [
+        "games.parsers.SafeJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_THROTTLE_RATES": {
         "register": os.environ.get("THROTTLE_REGISTER", "20/hour"),
+        "token": os.environ.get("THROTTLE_TOKEN", "30/minute"),
         "moves": os.environ.get("THROTTLE_MOVES", "240/minute"),
     },
+    # How many proxies of ours append to X-Forwarded-For; unset = trust only REMOTE_ADDR.
+    "NUM_PROXIES": int(os.environ["NUM_PROXIES"]) if os.environ.get("NUM_PROXIES") else None,
 }
+# django-axes must see the same client address as the throttles.
+AXES_IPWARE_PROXY_COUNT = REST_FRAMEWORK["NUM_PROXIES"]
+# No uploads here: keep request bodies small.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
 SPECTACULAR_SETTINGS = {
     "TITLE": "Colonia API",
     "DESCRIPTION": "Play New Haven and Nouvelle-France: tables, seats, views and moves.",

@@ -23,6 +23,10 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = True
 SECURE_HSTS_PRELOAD = True
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+# The page sends the token from <body hx-headers>; scripts never read the cookie.
+CSRF_COOKIE_HTTPONLY = True
+if "*" in ALLOWED_HOSTS:  # noqa: F405 - the WebSocket origin check relies on real hosts
+    raise ImproperlyConfigured("DJANGO_ALLOWED_HOSTS must list real host names in production.")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
