@@ -131,10 +131,7 @@ def test_no_hidden_info_leaves_toy_game(fake_engine: Any, make_user: Any) -> Non
 def test_no_hidden_info_leaves_new_haven(make_user: Any) -> None:
     from games.engines import get_engine
 
-    try:
-        engine = get_engine("newhaven")
-    except Exception:
-        pytest.skip("New Haven engine not importable yet")
+    engine = get_engine("newhaven")
     variant = services.save_variant(game="newhaven", name="standard",
                                     data=engine.default_variants()["standard"])
     users = [make_user() for _ in range(2)]

@@ -130,10 +130,7 @@ def test_random_fallback_when_ai_is_missing(
 def test_new_haven_all_ai_game(make_user: Any, on_commit: Any, ai_calls: list) -> None:
     from games.engines import get_engine
 
-    try:
-        engine = get_engine("newhaven")
-    except Exception:
-        pytest.skip("New Haven engine not importable yet")
+    engine = get_engine("newhaven")
     variant = services.save_variant(
         game="newhaven", name="standard", data=engine.default_variants()["standard"]
     )
@@ -185,12 +182,8 @@ def test_real_ai_plays_new_haven_turns(make_user: Any, level: str) -> None:
     import ai
     from games.engines import get_engine
 
-    if not hasattr(ai, "choose_action"):
-        pytest.skip("ai.choose_action not written yet")
-    try:
-        engine = get_engine("newhaven")
-    except Exception:
-        pytest.skip("New Haven engine not importable yet")
+    assert callable(ai.choose_action)
+    engine = get_engine("newhaven")
     variant = services.save_variant(
         game="newhaven", name="standard", data=engine.default_variants()["standard"]
     )
