@@ -81,3 +81,27 @@ def on_commit(django_capture_on_commit_callbacks: Any) -> Callable[[], Any]:
         return django_capture_on_commit_callbacks(execute=True)
 
     return run
+
+
+@pytest.fixture
+def nh_variants(db: None) -> dict[str, Variant]:
+    """New Haven's default variants, stored, by name."""
+    from games.services import load_default_variants
+
+    load_default_variants(games=["newhaven"])
+    return {v.name: v for v in Variant.objects.filter(game="newhaven")}
+
+
+@pytest.fixture
+def ann(make_user: Callable[..., Any]) -> Any:
+    return make_user("ann")
+
+
+@pytest.fixture
+def bob(make_user: Callable[..., Any]) -> Any:
+    return make_user("bob")
+
+
+@pytest.fixture
+def eve(make_user: Callable[..., Any]) -> Any:
+    return make_user("eve")

@@ -30,24 +30,8 @@ HX = {"HTTP_HX_REQUEST": "true"}
 
 
 @pytest.fixture
-def nh(db: None) -> Variant:
-    load_default_variants(games=["newhaven"])
-    return Variant.objects.get(game="newhaven", name="standard")
-
-
-@pytest.fixture
-def ann(make_user):
-    return make_user("ann")
-
-
-@pytest.fixture
-def bob(make_user):
-    return make_user("bob")
-
-
-@pytest.fixture
-def eve(make_user):
-    return make_user("eve")
+def nh(nh_variants) -> Variant:
+    return nh_variants["standard"]
 
 
 @pytest.fixture

@@ -10,29 +10,13 @@ from django.core.cache import cache
 from django.urls import reverse
 
 from games.engines import get_engine
-from games.models import Game, Variant
+from games.models import Game
 from games.selectors import current_state, legal_actions_json
-from games.services import create_game, join_game, load_default_variants, submit_action
+from games.services import create_game, join_game, submit_action
 
 pytestmark = pytest.mark.django_db
 
 HX = {"HTTP_HX_REQUEST": "true"}
-
-
-@pytest.fixture
-def nh_variants(db):
-    load_default_variants(games=["newhaven"])
-    return {v.name: v for v in Variant.objects.filter(game="newhaven")}
-
-
-@pytest.fixture
-def ann(make_user):
-    return make_user("ann")
-
-
-@pytest.fixture
-def bob(make_user):
-    return make_user("bob")
 
 
 @pytest.fixture
