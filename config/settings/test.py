@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from urllib.parse import urlsplit
 
 from .base import *  # noqa: F403
 from .base import REDIS_URL
@@ -20,7 +21,11 @@ else:
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
+            # Tests clear the cache (a FLUSHDB on Redis): give it a database of its own
+            # so that never wipes the broker or channel layer sharing REDIS_URL.
+            "LOCATION": os.environ.get(
+                "TEST_CACHE_REDIS_URL", urlsplit(REDIS_URL)._replace(path="/15").geturl()
+            ),
             # One prefix per run: throttle counters never leak between runs or engineers.
             "KEY_PREFIX": f"colonia-test-{os.getpid()}",
         }
