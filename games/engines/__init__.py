@@ -21,6 +21,8 @@ __all__ = [
     "State",
     "engine_names",
     "get_engine",
+    "register_engine",
+    "unregister_engine",
 ]
 
 # name -> module that defines ``ENGINE``; imported lazily so that loading one
@@ -34,6 +36,22 @@ _ENGINES: dict[str, str] = {
 def engine_names() -> list[str]:
     """The names of every registered engine, sorted."""
     return sorted(_ENGINES)
+
+
+def register_engine(name: str, module_path: str) -> None:
+    """Register (or replace) the engine defined as ``ENGINE`` in ``module_path``.
+
+    The two shipped games are registered above; tests and plug-in games call this
+    once at start-up, and nothing else in the project needs to change.
+    """
+    _ENGINES[name] = module_path
+    get_engine.cache_clear()
+
+
+def unregister_engine(name: str) -> None:
+    """Forget a registered engine (tests clean up with this)."""
+    _ENGINES.pop(name, None)
+    get_engine.cache_clear()
 
 
 @cache

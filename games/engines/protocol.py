@@ -25,6 +25,43 @@ Conventions shared by every engine
 * ``determinize(state, seat, rng)`` returns a state that ``seat`` cannot tell
   apart from ``state`` (``observe`` is equal) with everything ``seat`` cannot
   see resampled from ``rng`` (a ``random.Random``).
+* ``reveal(state)`` is ``observe`` with nothing hidden (every hand, the deck or
+  bag order): for finished games and post-game study only.  Callers decide when
+  it may be shown; the engine just computes it.
+
+Rule data
+---------
+``rule_data(variant)`` is the one place where renderers, the AI and the rules
+editor read a variant's rules: no rule number lives outside ``games.engines``.
+It is JSON-able, static for the variant (the same for every state), cached, and
+has one envelope for every game::
+
+    {
+      "game": "newhaven",            # the engine name
+      "title": "New Haven",          # the game's display name (a proper name)
+      "variant": "standard",         # the variant's name
+      "description": "...",          # the variant's description ("" if none)
+      "player_counts": [2, 3, 4],    # player counts this variant can be played with
+      ...                            # game-specific keys, documented in the engine
+    }
+
+Events
+------
+``describe_action(state, action)`` returns an *event*: JSON data, never prose::
+
+    {"type": "built", "seat": 0, "resource": "wheat", "number": 4,
+     "space": [2, 1], "face_up": True}
+
+``type`` names the event (each engine documents its types and fields), ``seat``
+is the acting seat.  An event holds only what every seat may know once the action
+is taken (it is shown to everyone and stored in the move log); a web layer turns
+it into translatable text with the players' names.  An action that is not legal
+raises ``IllegalAction``.
+
+States
+------
+``state_to_json`` carries a ``"format"`` number; ``state_from_json`` validates
+what it reads and raises ``EngineError`` for malformed data or an unknown format.
 """
 
 from __future__ import annotations
@@ -78,6 +115,8 @@ class Engine(Protocol):
     """What the web app, the AI and the tests may call on an engine."""
 
     name: str
+    #: The game's display name ("New Haven").
+    title: str
     min_players: int
     max_players: int
 
@@ -90,6 +129,9 @@ class Engine(Protocol):
 
     def validate_variant(self, variant: dict) -> list[str]:
         """Human-readable problems, each naming the field; ``[]`` when playable."""
+
+    def rule_data(self, variant: dict) -> dict:
+        """The rule data of a valid variant (see "Rule data" above); ``InvalidVariant``."""
 
     # -- playing ----------------------------------------------------------
     def new_game(self, variant: dict, num_players: int, seed: int) -> State:
@@ -120,6 +162,13 @@ class Engine(Protocol):
     def determinize(self, state: State, seat: Seat, rng: random.Random) -> State:
         """A state ``seat`` cannot tell from ``state``, hidden parts resampled."""
 
+    def reveal(self, state: State) -> dict:
+        """``observe`` with nothing hidden: every hand, the deck/bag/pool order.
+
+        The same keys as ``observe(state, None)`` plus ``"revealed"`` (the game's
+        hidden parts).  Only for finished games and post-game study.
+        """
+
     # -- serialisation ----------------------------------------------------
     def state_to_json(self, state: State) -> dict:
         """The full state (hidden parts included) as JSON-able data."""
@@ -133,8 +182,19 @@ class Engine(Protocol):
     def action_from_json(self, data: Any) -> Action:
         """Inverse of ``action_to_json``; raises ``IllegalAction`` on garbage."""
 
-    def describe_action(self, state: State, action: Action) -> str:
-        """A sentence for the game log, for the action taken in ``state``.
+    def describe_action(self, state: State, action: Action) -> dict:
+        """The event of ``action`` taken in ``state`` (see "Events" above).
 
-        It must not reveal anything that is hidden from other players.
+        It holds nothing that is hidden from any seat; ``IllegalAction`` when the
+        action is not legal in ``state``.
+        """
+
+    # -- simulation -------------------------------------------------------
+    def figures(self, events: list[dict], state: State) -> dict[str, float]:
+        """Game-specific figures of one finished game, for simulation reports.
+
+        ``events`` are the events of every action in order, ``state`` the final
+        state; e.g. ``{"turns": 40, "unplaceable_share": 0.03}``.  Names are
+        snake_case; ``turns`` (the turns the game lasted, all seats together) is
+        always there.
         """
