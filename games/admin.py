@@ -45,7 +45,7 @@ class SeatInline(admin.TabularInline):
 class MoveInline(admin.TabularInline):
     model = Move
     extra = 0
-    fields = ["seq", "seat", "description", "created_at"]
+    fields = ["seq", "seat", "event", "description", "created_at"]
     readonly_fields = fields
     can_delete = False
 

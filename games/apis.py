@@ -139,7 +139,8 @@ class GameDocumentOutput(serializers.Serializer):
 class MoveOutput(serializers.Serializer):
     seq = serializers.IntegerField()
     seat = serializers.IntegerField()
-    description = serializers.CharField()
+    event = serializers.JSONField(allow_null=True, help_text="the engine's event (JSON data)")
+    description = serializers.CharField(help_text="legacy text of old moves; empty for events")
     created_at = serializers.DateTimeField()
     action = serializers.JSONField(
         required=False, help_text="Only for the seat that made it, or once the game is over."

@@ -185,6 +185,9 @@ class Move(models.Model):
     seat = models.PositiveSmallIntegerField()
     action = models.JSONField()
     key = models.CharField(max_length=64)
+    #: The engine's event for this move (``describe_action``): JSON, never prose.
+    event = models.JSONField(null=True, blank=True)
+    #: Legacy English sentence of engines that returned prose; empty for events.
     description = models.TextField(blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -158,7 +158,7 @@ def game_document(game: Game, user: Any) -> dict:
 
 
 def move_log(game: Game, viewer_seat: int | None) -> list[dict]:
-    """``[{seq, seat, description, created_at, action?}]`` in order.
+    """``[{seq, seat, event, description, created_at, action?}]`` in order.
 
     The raw ``action`` (which may name hand positions) goes only to the seat that made
     it, or to everyone once the game is finished.
@@ -170,6 +170,7 @@ def move_log(game: Game, viewer_seat: int | None) -> list[dict]:
             "seq": move.seq,
             "seat": move.seat,
             "description": move.description,
+            "event": move.event,
             "created_at": move.created_at.isoformat(),
         }
         if finished or (viewer_seat is not None and move.seat == viewer_seat):

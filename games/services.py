@@ -452,7 +452,8 @@ def submit_action(
     except (TypeError, ValueError, KeyError, IndexError) as exc:
         # Garbage the engine did not recognise as such: still the player's mistake.
         raise IllegalMove(version=game.version) from exc
-    description = engine.describe_action(state, parsed)
+    # Engines return an event (JSON data); a legacy engine may still return a sentence.
+    event = engine.describe_action(state, parsed)
 
     now = timezone.now()
     fields: dict[str, Any] = {
@@ -483,7 +484,8 @@ def submit_action(
                 seat=seat,
                 action=engine.action_to_json(parsed),
                 key=key,
-                description=description,
+                event=event if isinstance(event, dict) else None,
+                description=event if isinstance(event, str) else "",
             )
     except IntegrityError as exc:  # a concurrent writer won the race
         raise StaleVersion() from exc

@@ -288,10 +288,21 @@ SEAT_WORD = re.compile(r"\bSeat (\d+)\b")
 def _log_rows(game: Game, viewer_seat: int | None, names: dict[int, str]) -> list[dict]:
     rows = move_log(game, viewer_seat)
     for row in rows:
+        if row["event"] is not None:
+            row["text"] = _event_text(row["event"], names)
+            continue
         row["text"] = SEAT_WORD.sub(
             lambda m: names.get(int(m.group(1)), m.group(0)), row["description"]
         )
     return rows
+
+
+def _event_text(event: dict, names: dict[int, str]) -> str:
+    """A plain rendering of an event until the game's board layer formats it."""
+    seat = event.get("seat")
+    who = names.get(seat, "") if isinstance(seat, int) else ""
+    details = ", ".join(f"{k} {v}" for k, v in event.items() if k not in ("type", "seat"))
+    return " ".join(part for part in (who, str(event.get("type", "")), details) if part)
 
 
 def play_context(
