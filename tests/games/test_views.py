@@ -260,7 +260,7 @@ def test_legal_action_by_form_post(client, two_player_game, ann):
     assert two_player_game.moves.get().seat == 0
     html = client.get(response["Location"]).content.decode()
     assert 'id="game-version" value="1"' in html
-    assert "placed a" in html  # the log
+    assert "harvested" in html  # the log shows the event
 
 
 def test_legal_action_by_htmx_returns_fragments(client, two_player_game, ann):

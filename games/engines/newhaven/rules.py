@@ -1,4 +1,4 @@
-"""The New Haven rules: setup, legal actions and their effects.
+"""The New Haven rules: the set-up, legal actions, their effects and the scoring.
 
 Decisions where the rules are silent (documented here once, referred to elsewhere):
 
@@ -28,8 +28,11 @@ Decisions where the rules are silent (documented here once, referred to elsewher
   public only when it was public in the village.
 * **Harvest tile draws**: the tile is drawn at the end of the turn (after building); an
   empty pool simply gives nothing (validation makes that impossible for valid variants).
-* **Side B**: ponds and the settlement tiles are shuffled onto the settlement cells of the
-  play area in the order of the cells (row-major), each tile at a random rotation.
+* **Side B**: the pieces are dealt onto the settlement cells in the order the variant
+  lists the cells; see ``new_state`` for the rulebook's order of the set-up.
+* **Shipment**: its rotation once face up is drawn at set-up (a face-down tile has no
+  orientation, so when it is drawn does not matter; drawing it then keeps every chance
+  event in ``new_state``).
 """
 
 from __future__ import annotations
@@ -51,8 +54,9 @@ from .state import (
     TILE,
     Player,
     State,
+    squares_of,
 )
-from .variants import Compiled
+from .variant import Compiled
 
 END_BUILD = ("end_build",)
 PASS = ("pass",)
@@ -75,70 +79,88 @@ def shuffle(rng: random.Random, items: list) -> None:
     items[:] = [items[i] for i in order]
 
 
-def setup(variant: dict, cv: Compiled, n: int, seed: int) -> State:
-    """The initial state; every chance event is resolved here from ``seed``."""
+def new_state(compiled: Compiled, variant: dict, num_players: int, seed: int) -> State:
+    """The initial state; every chance event of the game is resolved here from ``seed``.
+
+    The set-up follows the rulebook's order (``shared/rules/new-haven.md``, Setup):
+
+    1. the pool of harvest tiles and the bag of buildings are shuffled (*careful
+       harvest* removes its copies first);
+    2. the market, then every player's buildings, hand tiles and face-down shipment are
+       dealt;
+    3. side B: the ponds and ``settlement_tiles`` tiles from the pool are shuffled and
+       one goes on each settlement cell, tiles face up in a random rotation; then the
+       ponds labelled above the player count come off (their cells become empty,
+       playable cells).  A piece on a settlement cell outside the play area is out of
+       the game, like everything outside the play area (the validator makes sure this
+       cannot change the number of turns); then a building from the bag goes face up
+       on each clearing cell of the play area;
+    4. the rotation each shipment will show once turned face up is drawn now (from the
+       same generator; nobody sees it before the flip).
+    """
+    cv = compiled
+    n = num_players
     rng = random.Random(seed)
     pool = list(range(len(cv.tiles)))
     shuffle(rng, pool)
     removal = cv.removals.get(n, 0)
-    bag = [code for code in range(cv.ncodes) for _ in range(cv.copies - removal)]
+    bag = [code for code in range(cv.num_codes) for _ in range(cv.copies - removal)]
     shuffle(rng, bag)
-    removed = [(code, -1) for code in range(cv.ncodes) for _ in range(removal)]
+    removed = [(code, -1) for code in range(cv.num_codes) for _ in range(removal)]
 
     st = State.__new__(State)
-    st.cv = cv
+    st.compiled = cv
     st.variant = variant
-    st.n = n
+    st.num_players = n
     st.market = [bag.pop() for _ in range(min(cv.market_size, len(bag)))]
     players = []
     for _ in range(n):
         p = Player()
-        p.priv = [bag.pop() for _ in range(min(cv.hand_buildings, len(bag)))]
+        p.private_buildings = [bag.pop() for _ in range(min(cv.hand_buildings, len(bag)))]
         p.tiles = [pool.pop() for _ in range(cv.hand_tiles)]
-        p.ship = pool.pop() if cv.shipments else -1
-        p.village = [-1] * cv.nspaces
-        p.cm = [0] * cv.R
+        p.shipment = pool.pop() if cv.shipments else -1
+        p.village = [-1] * cv.num_spaces
+        p.built_turns = [-1] * cv.num_spaces
+        p.colour_masks = [0] * cv.num_resources
         players.append(p)
     st.players = tuple(players)
 
-    squares = bytearray(cv.sq_width * cv.sq_width)
-    cells: list = [None] * cv.ncells
+    cells: list = [None] * cv.num_cells
     play = cv.play_area[n]
     in_play = set(play)
-    for index, (cell, sq) in enumerate(cv.printed):
+    for index, (cell, _squares) in enumerate(cv.printed):
         if cell in in_play:
             cells[cell] = (PRINTED, index, 0)
-            for q, r in zip(cv.cell_squares[cell], sq, strict=True):
-                squares[q] = r + 1
-    settlements = [c for c in cv.settlements if c in in_play]
-    items = [(POND_CELL, label) for label in cv.ponds if label <= n]
-    items += [(TILE, pool.pop()) for _ in range(cv.settlement_tiles)]
-    shuffle(rng, items)
-    for cell, (kind, what) in zip(settlements, items, strict=False):
-        if kind == POND_CELL:
-            cells[cell] = (POND_CELL, what, 0)
-            for q in cv.cell_squares[cell]:
-                squares[q] = POND
-        else:
-            rot = rng.randrange(4)
-            cells[cell] = (TILE, what, rot)
-            for q, r in zip(cv.cell_squares[cell], cv.rotate(what, rot), strict=True):
-                squares[q] = r + 1
-    st.clearing = {c: bag.pop() for c in cv.clearings if c in in_play and bag}
-    st.squares = squares
+    if cv.settlements:
+        pieces = [(POND_CELL, label) for label in cv.ponds]
+        pieces += [(TILE, pool.pop()) for _ in range(cv.settlement_tiles)]
+        shuffle(rng, pieces)
+        for cell, (kind, what) in zip(cv.settlements, pieces, strict=True):
+            if kind == POND_CELL:
+                if what <= n and cell in in_play:
+                    cells[cell] = (POND_CELL, what, 0)
+            else:
+                rotation = rng.randrange(4)
+                if cell in in_play:
+                    cells[cell] = (TILE, what, rotation)
+    st.clearings = {c: bag.pop() for c in cv.clearings if c in in_play and bag}
+    for p in players:
+        if p.shipment >= 0:
+            p.shipment_rotation = rng.randrange(4)
+    st.squares = squares_of(cv, cells)
     st.cells = cells
-    st.empty = tuple(c for c in play if cells[c] is None)
+    st.empty_cells = tuple(c for c in play if cells[c] is None)
     st.pool = pool
     st.bag = bag
     st.removed = removed
-    st.markers = [0] * cv.R
+    st.markers = [0] * cv.num_resources
     st.phase = HARVEST
     st.active = 0
     st.sharer = -1
     st.turn = 0
     st.draws_owed = 0
     st.draws_done = 0
-    st.ship_cell = -1
+    st.shipment_cell = -1
     st.last_cell = -1
     st.built = False
     return st
@@ -156,9 +178,9 @@ def to_move(st: State) -> list[int]:
 
 def gather(cv: Compiled, squares: bytearray, cell: int) -> list[int]:
     """Marker values after a tile was placed on ``cell``: flood fill per resource."""
-    markers = [0] * cv.R
+    markers = [0] * cv.num_resources
     qs = cv.cell_squares[cell]
-    nb = cv.sq_nb
+    nb = cv.square_neighbours
     done = []
     for q in qs:
         code = squares[q]
@@ -178,18 +200,18 @@ def gather(cv: Compiled, squares: bytearray, cell: int) -> list[int]:
 
 
 def _place(ns: State, cell: int, entry: tuple, sq: tuple[int, ...]) -> None:
-    cv = ns.cv
+    cv = ns.compiled
     squares = ns.squares = bytearray(ns.squares)
     for q, r in zip(cv.cell_squares[cell], sq, strict=True):
         squares[q] = r + 1
     cells = ns.cells = list(ns.cells)
     cells[cell] = entry
-    ns.empty = tuple(c for c in ns.empty if c != cell)
+    ns.empty_cells = tuple(c for c in ns.empty_cells if c != cell)
 
 
 def _nb_union(cv: Compiled, mask: int) -> int:
     out = 0
-    nb = cv.space_nb
+    nb = cv.space_neighbours
     while mask:
         low = mask & -mask
         out |= nb[low.bit_length() - 1]
@@ -200,14 +222,14 @@ def _nb_union(cv: Compiled, mask: int) -> int:
 def _allowed_spaces(cv: Compiled, p: Player, r: int, value: int) -> int:
     """Bitmask of village spaces where a building of resource ``r`` may go now."""
     aff = cv.affordable[value if value < cv.max_cost else cv.max_cost]
-    cm = p.cm[r]
+    cm = p.colour_masks[r]
     if not cv.rebuild:
-        aff &= ~p.occ
+        aff &= ~p.occupied
         return aff & _nb_union(cv, cm) if cm else aff
     # Rebuild: judge each space as if it were empty (its own building does not count).
     out = 0
     m = aff
-    nb = cv.space_nb
+    nb = cv.space_neighbours
     while m:
         low = m & -m
         m ^= low
@@ -219,22 +241,22 @@ def _allowed_spaces(cv: Compiled, p: Player, r: int, value: int) -> int:
 
 def build_actions(st: State, p: Player) -> list:
     """Every ``build`` action of player ``p`` with the current markers."""
-    cv = st.cv
+    cv = st.compiled
     markers = st.markers
     out: list = []
     allowed_by_res: dict[int, int] = {}
-    codes = sorted(set(p.pub).union(p.priv))
+    codes = sorted(set(p.public_buildings).union(p.private_buildings))
     cost = cv.space_cost
     for code in codes:
-        r = cv.code_res[code]
+        r = cv.code_resource[code]
         value = markers[r]
         if not value:
             continue
         allowed = allowed_by_res.get(r)
         if allowed is None:
             allowed = allowed_by_res[r] = _allowed_spaces(cv, p, r, value)
-        num = cv.code_num[code]
-        acts = cv.build_acts[code]
+        num = cv.code_number[code]
+        acts = cv.build_actions[code]
         while allowed:
             low = allowed & -allowed
             allowed ^= low
@@ -251,17 +273,17 @@ def legal_actions(st: State, seat: int) -> list:
     phase = st.phase
     if phase == OVER:
         return []
-    cv = st.cv
+    cv = st.compiled
     if phase == HARVEST:
         if seat != st.active:
             return []
         p = st.players[seat]
-        empty = st.empty
+        empty = st.empty_cells
         out: list = []
         seen: set = set()
-        hacts = cv.harvest_acts
+        hacts = cv.harvest_actions
         for i, tile in enumerate(p.tiles):
-            for rot, sq in cv.tile_rots[tile]:
+            for rot, sq in cv.tile_rotations[tile]:
                 if sq in seen:
                     continue
                 seen.add(sq)
@@ -269,9 +291,9 @@ def legal_actions(st: State, seat: int) -> list:
                     row = hacts[i][rot]
                     out.extend([row[c] for c in empty])
                 else:  # pragma: no cover - hands never exceed their size
-                    out.extend(("harvest", i, *cv.cell_rc[c], rot) for c in empty)
-        if p.ship >= 0:
-            sacts = cv.ship_acts
+                    out.extend(("harvest", i, *cv.cell_row_col[c], rot) for c in empty)
+        if p.shipment >= 0:
+            sacts = cv.ship_actions
             for c in empty:
                 out.extend(sacts[c])
         return out
@@ -286,7 +308,7 @@ def legal_actions(st: State, seat: int) -> list:
     # DRAW
     if seat != st.active:
         return []
-    out = [cv.market_acts[c] for c in dict.fromkeys(st.market)]
+    out = [cv.market_actions[c] for c in dict.fromkeys(st.market)]
     if st.bag and (st.draws_done or not st.market):
         out.append(DRAW_BAG)
     return out
@@ -297,19 +319,22 @@ def legal_actions(st: State, seat: int) -> list:
 
 def _end_turn(ns: State) -> None:
     """Markers to 0, tile draw or shipment flip, game end check, next player."""
-    cv = ns.cv
-    ns.markers = [0] * cv.R
-    p = ns.mut_player(ns.active)
-    if ns.ship_cell >= 0:
-        # The shipment is turned face up where it lies: its real squares, rotation 0.
-        cell = ns.ship_cell
+    cv = ns.compiled
+    ns.markers = [0] * cv.num_resources
+    p = ns.mutable_player(ns.active)
+    if ns.shipment_cell >= 0:
+        # The shipment is turned face up where it lies: its real squares, in the
+        # rotation drawn for it at set-up.
+        cell = ns.shipment_cell
         tile = ns.cells[cell][1]
+        rotation = p.shipment_rotation
         squares = ns.squares = bytearray(ns.squares)
-        for q, r in zip(cv.cell_squares[cell], cv.tiles[tile], strict=True):
+        for q, r in zip(cv.cell_squares[cell], cv.rotate(tile, rotation), strict=True):
             squares[q] = r + 1
         cells = ns.cells = list(ns.cells)
-        cells[cell] = (SHIP_UP, tile, 0)
-        ns.ship_cell = -1
+        cells[cell] = (SHIP_UP, tile, rotation)
+        p.shipment_rotation = -1
+        ns.shipment_cell = -1
     elif ns.pool:
         pool = ns.pool = list(ns.pool)
         p.tiles.append(pool.pop())
@@ -318,12 +343,12 @@ def _end_turn(ns: State) -> None:
     ns.sharer = -1
     ns.draws_owed = ns.draws_done = 0
     ns.built = False
-    if len(ns.empty) <= 1:
+    if len(ns.empty_cells) <= 1:
         ns.phase = OVER
         return
-    nxt = (ns.active + 1) % ns.n
+    nxt = (ns.active + 1) % ns.num_players
     np = ns.players[nxt]
-    if not np.tiles and np.ship < 0:  # pragma: no cover - impossible with valid variants
+    if not np.tiles and np.shipment < 0:  # pragma: no cover - impossible with valid variants
         ns.phase = OVER
         return
     ns.active = nxt
@@ -331,7 +356,7 @@ def _end_turn(ns: State) -> None:
 
 
 def _finish_draws(ns: State) -> None:
-    cv = ns.cv
+    cv = ns.compiled
     if len(ns.market) < cv.market_size and ns.bag:
         market = ns.market = list(ns.market)
         bag = ns.bag = list(ns.bag)
@@ -375,13 +400,13 @@ def _shape(a: tuple, size: int, name: str) -> None:
 
 
 def _board_cell(st: State, row, col) -> int:
-    cv = st.cv
+    cv = st.compiled
     row = _need_int(row, "row")
     col = _need_int(col, "column")
     if not (0 <= row < cv.size and 0 <= col < cv.size):
         raise IllegalAction("That cell is not on the board.")
     cell = row * cv.size + col
-    if cell not in cv.play_area[st.n]:
+    if cell not in cv.play_area[st.num_players]:
         raise IllegalAction("That cell is not in the play area.")
     if st.cells[cell] is not None:
         raise IllegalAction("That cell is already taken.")
@@ -392,7 +417,7 @@ def _harvest(st: State, seat: int, a: tuple) -> State:
     if st.phase != HARVEST:
         raise IllegalAction("You cannot place a harvest tile now.")
     _shape(a, 5, "harvest")
-    cv = st.cv
+    cv = st.compiled
     i = _need_int(a[1], "tile index")
     p = st.players[seat]
     if not 0 <= i < len(p.tiles):
@@ -403,7 +428,7 @@ def _harvest(st: State, seat: int, a: tuple) -> State:
         raise IllegalAction("The rotation must be 0, 1, 2 or 3.")
     sq = cv.rotate(p.tiles[i], rot)
     for j in range(i + 1):
-        for rot2, sq2 in cv.tile_rots[p.tiles[j]]:
+        for rot2, sq2 in cv.tile_rotations[p.tiles[j]]:
             if j == i and rot2 >= rot:
                 break
             if sq2 == sq:
@@ -411,12 +436,12 @@ def _harvest(st: State, seat: int, a: tuple) -> State:
                     f"That is the same placement as tile {j} at rotation {rot2}; use that one."
                 )
     ns = st.copy()
-    np = ns.mut_player(seat)
+    np = ns.mutable_player(seat)
     tile = np.tiles.pop(i)
     _place(ns, cell, (TILE, tile, rot), sq)
-    if cell in ns.clearing:
-        clearing = ns.clearing = dict(ns.clearing)
-        np.pub.append(clearing.pop(cell))
+    if cell in ns.clearings:
+        clearing = ns.clearings = dict(ns.clearings)
+        np.public_buildings.append(clearing.pop(cell))
     ns.markers = gather(cv, ns.squares, cell)
     ns.phase = BUILD
     ns.built = False
@@ -428,26 +453,26 @@ def _ship(st: State, seat: int, a: tuple) -> State:
     if st.phase != HARVEST:
         raise IllegalAction("You cannot play your shipment now.")
     _shape(a, 4, "ship")
-    cv = st.cv
+    cv = st.compiled
     p = st.players[seat]
-    if p.ship < 0:
-        if p.ship_played:
+    if p.shipment < 0:
+        if p.shipment_played:
             raise IllegalAction("You have already played your shipment.")
         raise IllegalAction("There is no shipment in this game: play a harvest tile.")
     cell = _board_cell(st, a[1], a[2])
-    if type(a[3]) is not str or a[3] not in cv.res_index:
+    if type(a[3]) is not str or a[3] not in cv.resource_index:
         raise IllegalAction(f"Unknown resource; choose one of {', '.join(cv.resources)}.")
-    r = cv.res_index[a[3]]
+    r = cv.resource_index[a[3]]
     ns = st.copy()
-    np = ns.mut_player(seat)
-    tile = np.ship
-    np.ship = -1
-    np.ship_played = True
+    np = ns.mutable_player(seat)
+    tile = np.shipment
+    np.shipment = -1
+    np.shipment_played = True
     _place(ns, cell, (SHIP_DOWN, tile, r), (r, r, r, r))
-    if cell in ns.clearing:
-        clearing = ns.clearing = dict(ns.clearing)
-        np.pub.append(clearing.pop(cell))
-    ns.ship_cell = cell
+    if cell in ns.clearings:
+        clearing = ns.clearings = dict(ns.clearings)
+        np.public_buildings.append(clearing.pop(cell))
+    ns.shipment_cell = cell
     ns.markers = gather(cv, ns.squares, cell)
     ns.phase = BUILD
     ns.built = False
@@ -460,35 +485,35 @@ def check_build(st: State, seat: int, a: tuple) -> tuple[int, int, bool]:
     if st.phase not in (BUILD, SHARE):
         raise IllegalAction("You cannot build now.")
     _shape(a, 6, "build")
-    cv = st.cv
+    cv = st.compiled
     _, res, num, row, col, up = a
-    if type(res) is not str or res not in cv.res_index:
+    if type(res) is not str or res not in cv.resource_index:
         raise IllegalAction(f"Unknown resource; choose one of {', '.join(cv.resources)}.")
     num = _need_int(num, "building number")
-    if num not in cv.num_index:
+    if num not in cv.number_index:
         raise IllegalAction(f"There is no building number {num}.")
     row = _need_int(row, "village row")
     col = _need_int(col, "village column")
-    if not (0 <= row < cv.vrows and 0 <= col < cv.vcols):
+    if not (0 <= row < cv.village_rows and 0 <= col < cv.village_cols):
         raise IllegalAction("That space is not in your village.")
     if type(up) is not bool:
         raise IllegalAction("Say whether the building goes face up (true) or face down (false).")
-    r = cv.res_index[res]
-    code = r * len(cv.numbers) + cv.num_index[num]
+    r = cv.resource_index[res]
+    code = r * len(cv.numbers) + cv.number_index[num]
     p = st.players[seat]
-    if code not in p.pub and code not in p.priv:
+    if code not in p.public_buildings and code not in p.private_buildings:
         raise IllegalAction(f"You have no {res} {num} building in hand.")
-    s = row * cv.vcols + col
+    s = row * cv.village_cols + col
     cost = cv.space_cost[s]
     if st.markers[r] < cost:
         raise IllegalAction(
             f"Not enough {res}: that space costs {cost} and the {res} marker is at {st.markers[r]}."
         )
     bit = 1 << s
-    if p.occ & bit and not cv.rebuild:
+    if p.occupied & bit and not cv.rebuild:
         raise IllegalAction("That village space already holds a building.")
-    rest = p.cm[r] & ~bit
-    if rest and not cv.space_nb[s] & rest:
+    rest = p.colour_masks[r] & ~bit
+    if rest and not cv.space_neighbours[s] & rest:
         raise IllegalAction(f"A {res} building must go next to one of your {res} buildings.")
     if up and num != cost:
         raise IllegalAction(
@@ -500,30 +525,31 @@ def check_build(st: State, seat: int, a: tuple) -> tuple[int, int, bool]:
 
 def _build(st: State, seat: int, a: tuple) -> State:
     code, s, up = check_build(st, seat, a)
-    cv = st.cv
-    r = cv.code_res[code]
+    cv = st.compiled
+    r = cv.code_resource[code]
     ns = st.copy()
     markers = ns.markers = list(ns.markers)
     markers[r] -= cv.space_cost[s]
-    p = ns.mut_player(seat)
-    if code in p.pub:
-        p.pub.remove(code)
+    p = ns.mutable_player(seat)
+    if code in p.public_buildings:
+        p.public_buildings.remove(code)
         known = 1
     else:
-        p.priv.remove(code)
+        p.private_buildings.remove(code)
         known = 1 if up else 0
     bit = 1 << s
     old = p.village[s]
     if old >= 0:
         old_code = old >> 2
         ns.removed = [*ns.removed, (old_code, -1 if old & 1 else seat)]
-        p.cm[cv.code_res[old_code]] &= ~bit
-        p.up &= ~bit
+        p.colour_masks[cv.code_resource[old_code]] &= ~bit
+        p.face_up_mask &= ~bit
     p.village[s] = code << 2 | (2 if up else 0) | known
-    p.cm[r] |= bit
-    p.occ |= bit
+    p.built_turns[s] = st.turn
+    p.colour_masks[r] |= bit
+    p.occupied |= bit
     if up:
-        p.up |= bit
+        p.face_up_mask |= bit
     ns.built = True
     return ns
 
@@ -535,7 +561,7 @@ def _end_build(st: State, seat: int, a: tuple) -> State:
         raise IllegalAction("You cannot end a build now.")
     _shape(a, 1, "end_build")
     ns = st.copy()
-    _advance_share(ns, (st.active + 1) % st.n)
+    _advance_share(ns, (st.active + 1) % st.num_players)
     return ns
 
 
@@ -546,7 +572,7 @@ def _pass(st: State, seat: int, a: tuple) -> State:
         raise IllegalAction("You cannot pass now.")
     _shape(a, 1, "pass")
     ns = st.copy()
-    _advance_share(ns, (st.sharer + 1) % st.n)
+    _advance_share(ns, (st.sharer + 1) % st.num_players)
     return ns
 
 
@@ -560,20 +586,20 @@ def _draw_market(st: State, seat: int, a: tuple) -> State:
     if st.phase != DRAW:
         raise IllegalAction("You cannot draw buildings now.")
     _shape(a, 3, "draw_market")
-    cv = st.cv
+    cv = st.compiled
     res, num = a[1], a[2]
-    if type(res) is not str or res not in cv.res_index:
+    if type(res) is not str or res not in cv.resource_index:
         raise IllegalAction(f"Unknown resource; choose one of {', '.join(cv.resources)}.")
     num = _need_int(num, "building number")
-    if num not in cv.num_index:
+    if num not in cv.number_index:
         raise IllegalAction(f"There is no building number {num}.")
-    code = cv.res_index[res] * len(cv.numbers) + cv.num_index[num]
+    code = cv.resource_index[res] * len(cv.numbers) + cv.number_index[num]
     if code not in st.market:
         raise IllegalAction(f"There is no {res} {num} building in the market.")
     ns = st.copy()
     market = ns.market = list(ns.market)
     market.remove(code)
-    ns.mut_player(seat).pub.append(code)
+    ns.mutable_player(seat).public_buildings.append(code)
     _after_draw(ns)
     return ns
 
@@ -588,7 +614,7 @@ def _draw_bag(st: State, seat: int, a: tuple) -> State:
         raise IllegalAction("Your first building must come from the market.")
     ns = st.copy()
     bag = ns.bag = list(ns.bag)
-    ns.mut_player(seat).priv.append(bag.pop())
+    ns.mutable_player(seat).private_buildings.append(bag.pop())
     _after_draw(ns)
     return ns
 
@@ -625,8 +651,8 @@ def breakdown(cv: Compiled, p: Player) -> dict:
     """Completed rows and columns of a village with their points."""
     rows = []
     for i, mask in enumerate(cv.row_masks):
-        if p.occ & mask == mask:
-            doubled = p.up & mask == mask
+        if p.occupied & mask == mask:
+            doubled = p.face_up_mask & mask == mask
             value = cv.row_values[i]
             rows.append(
                 {
@@ -638,8 +664,8 @@ def breakdown(cv: Compiled, p: Player) -> dict:
             )
     cols = []
     for i, mask in enumerate(cv.col_masks):
-        if p.occ & mask == mask:
-            doubled = p.up & mask == mask
+        if p.occupied & mask == mask:
+            doubled = p.face_up_mask & mask == mask
             value = cv.col_values[i]
             cols.append(
                 {
@@ -656,7 +682,7 @@ def breakdown(cv: Compiled, p: Player) -> dict:
 def score(cv: Compiled, p: Player) -> int:
     """Points of one village."""
     total = 0
-    occ, up = p.occ, p.up
+    occ, up = p.occupied, p.face_up_mask
     for i, mask in enumerate(cv.row_masks):
         if occ & mask == mask:
             total += cv.row_values[i] * (2 if up & mask == mask else 1)
@@ -668,14 +694,17 @@ def score(cv: Compiled, p: Player) -> int:
 
 def empty_spaces(cv: Compiled, p: Player) -> int:
     """Number of empty village spaces."""
-    return cv.nspaces - p.occ.bit_count()
+    return cv.num_spaces - p.occupied.bit_count()
 
 
 def winners(st: State) -> list[int]:
     """Most points; ties: fewest empty village spaces, then fewest buildings in hand."""
     if st.phase != OVER:
         return []
-    cv = st.cv
-    keys = [(score(cv, p), -empty_spaces(cv, p), -(len(p.pub) + len(p.priv))) for p in st.players]
+    cv = st.compiled
+    keys = [
+        (score(cv, p), -empty_spaces(cv, p), -(len(p.public_buildings) + len(p.private_buildings)))
+        for p in st.players
+    ]
     best = max(keys)
     return [seat for seat, k in enumerate(keys) if k == best]

@@ -15,8 +15,8 @@ VARIANTS = E.default_variants()
 
 def code(state: State, resource: str, number: int) -> int:
     """The building code of (resource, number) in ``state``'s variant."""
-    cv = state.cv
-    return cv.res_index[resource] * len(cv.numbers) + cv.num_index[number]
+    cv = state.compiled
+    return cv.resource_index[resource] * len(cv.numbers) + cv.number_index[number]
 
 
 def edit(state: State, fn: Callable[[dict], None]) -> State:
@@ -26,28 +26,53 @@ def edit(state: State, fn: Callable[[dict], None]) -> State:
     return E.state_from_json(data)
 
 
+def set_hand_tiles(data: dict, seat: int, tiles: list[int]) -> None:
+    """Give ``seat`` the hand ``tiles`` (ids) in the state JSON ``data``.
+
+    Each tile is swapped with the one it replaces, wherever it lies (the pool, a hand,
+    a shipment), so every tile stays in exactly one place as ``state_from_json`` demands.
+    """
+    hand = data["players"][seat]["tiles"]
+    assert len(tiles) == len(hand), "give as many tiles as the hand holds"
+    for i, tile in enumerate(tiles):
+        if hand[i] == tile:
+            continue
+        places = [(data["pool"], k) for k, t in enumerate(data["pool"]) if t == tile]
+        for p in data["players"]:
+            places += [(p["tiles"], k) for k, t in enumerate(p["tiles"]) if t == tile]
+        holders = [p for p in data["players"] if p["shipment"] == tile]
+        if holders:
+            holders[0]["shipment"], hand[i] = hand[i], tile
+            continue
+        assert places, f"tile {tile} lies on the board: pick another copy"
+        where, k = places[0]
+        where[k], hand[i] = hand[i], tile
+
+
 def set_village(state: State, seat: int, spaces: dict) -> State:
     """Put buildings ``{(row, col): (resource, number, face_up)}`` into seat's village."""
-    cv = state.cv
+    cv = state.compiled
 
     def fn(data: dict) -> None:
         village = data["players"][seat]["village"]
+        built_turns = data["players"][seat]["built_turns"]
         for (row, col), (res, num, up) in spaces.items():
-            village[row * cv.vcols + col] = code(state, res, num) << 2 | (2 if up else 0) | 1
+            village[row * cv.village_cols + col] = code(state, res, num) << 2 | (2 if up else 0) | 1
+            built_turns[row * cv.village_cols + col] = 0
 
     return edit(state, fn)
 
 
 def at_build(state: State, seat: int, markers: dict, hand: list[tuple[str, int]]) -> State:
     """``state`` moved to the build step of ``seat`` with the given markers and hand."""
-    cv = state.cv
+    cv = state.compiled
 
     def fn(data: dict) -> None:
-        data["phase"] = 1
+        data["phase"] = "build"
         data["active"] = seat
         data["markers"] = [markers.get(r, 0) for r in cv.resources]
-        data["players"][seat]["private"] = [code(state, r, n) for r, n in hand]
-        data["players"][seat]["public"] = []
+        data["players"][seat]["private_buildings"] = [code(state, r, n) for r, n in hand]
+        data["players"][seat]["public_buildings"] = []
 
     return edit(state, fn)
 
@@ -83,11 +108,11 @@ def building_total(state: State) -> Counter:
     c: Counter = Counter()
     c.update(state.bag)
     c.update(state.market)
-    c.update(state.clearing.values())
+    c.update(state.clearings.values())
     c.update(code for code, _owner in state.removed)
     for p in state.players:
-        c.update(p.pub)
-        c.update(p.priv)
+        c.update(p.public_buildings)
+        c.update(p.private_buildings)
         c.update(v >> 2 for v in p.village if v >= 0)
     return c
 
@@ -97,8 +122,8 @@ def tile_total(state: State) -> Counter:
     c: Counter = Counter(state.pool)
     for p in state.players:
         c.update(p.tiles)
-        if p.ship >= 0:
-            c[p.ship] += 1
+        if p.shipment >= 0:
+            c[p.shipment] += 1
     for entry in state.cells:
         if entry is not None and entry[0] in (TILE, SHIP_DOWN, SHIP_UP):
             c[entry[1]] += 1

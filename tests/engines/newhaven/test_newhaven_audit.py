@@ -8,7 +8,16 @@ from collections import Counter
 from itertools import combinations, permutations
 
 import pytest
-from newhaven_helpers import VARIANTS, E, at_build, code, edit, play_random, set_village
+from newhaven_helpers import (
+    VARIANTS,
+    E,
+    at_build,
+    code,
+    edit,
+    play_random,
+    set_hand_tiles,
+    set_village,
+)
 
 from games.engines import IllegalAction
 from games.engines.newhaven.state import DRAW, HARVEST, POND_CELL, SHARE, SHIP_DOWN, TILE
@@ -17,15 +26,13 @@ RES = ("wheat", "sheep", "timber", "stone")
 
 
 def tile_index(state, names):
-    cv = state.cv
+    cv = state.compiled
     return next(i for i, t in enumerate(cv.tiles) if [cv.resources[x] for x in t] == names)
 
 
 def with_hand_tile(state, seat, names):
     t = tile_index(state, names)
-    return edit(
-        state, lambda d: d["players"][seat].update(tiles=[t, *d["players"][seat]["tiles"][1:]])
-    )
+    return edit(state, lambda d: set_hand_tiles(d, seat, [t, *d["players"][seat]["tiles"][1:]]))
 
 
 def board_tile(view, row, col):
@@ -67,11 +74,16 @@ def test_setup_deal_standard(n):
     state = E.new_game(VARIANTS["standard"], n, 31)
     everything = Counter(state.bag) + Counter(state.market)
     for p in state.players:
-        everything.update(p.priv)
-        assert len(p.priv) == 6 and p.pub == [] and len(p.tiles) == 2 and p.ship >= 0
+        everything.update(p.private_buildings)
+        assert (
+            len(p.private_buildings) == 6
+            and p.public_buildings == []
+            and len(p.tiles) == 2
+            and p.shipment >= 0
+        )
     assert len(state.market) == 5
     assert sum(everything.values()) == 144 and set(everything.values()) == {6}
-    assert len(state.cv.play_area[n]) == {2: 25, 3: 35, 4: 45}[n]
+    assert len(state.compiled.play_area[n]) == {2: 25, 3: 35, 4: 45}[n]
     assert not any(state.markers) and state.phase == HARVEST
 
 
@@ -84,13 +96,13 @@ def test_careful_harvest_removals_and_three_tiles(n, removed):
     assert all(len(p.tiles) == 3 for p in state.players)
     in_game = Counter(state.bag) + Counter(state.market)
     for p in state.players:
-        in_game.update(p.priv)
+        in_game.update(p.private_buildings)
     assert sum(in_game.values()) == 144 - removed
 
 
 def test_play_areas_and_side_a_printed_areas():
     state = E.new_game(VARIANTS["standard"], 4, 1)
-    cv = state.cv
+    cv = state.compiled
     rc = lambda n: {divmod(c, 7) for c in cv.play_area[n]}  # noqa: E731
     assert rc(2) == {(r, c) for r in range(1, 6) for c in range(1, 6)}
     assert rc(3) == {(r, c) for r in range(7) for c in range(1, 6)}
@@ -109,7 +121,7 @@ def test_play_areas_and_side_a_printed_areas():
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_side_b_settlement_tiles_come_from_the_pool_face_up(n):
     state = E.new_game(VARIANTS["side-b"], n, 3)
-    cv = state.cv
+    cv = state.compiled
     placed = [
         state.cells[c] for c in cv.settlements if state.cells[c] and state.cells[c][0] == TILE
     ]
@@ -120,9 +132,7 @@ def test_side_b_settlement_tiles_come_from_the_pool_face_up(n):
     view = E.observe(state, 0)
     for kind, _tile, rot in placed:
         assert kind == TILE and 0 <= rot < 4
-    # Settlement cells outside the play area stay empty; no pond outside either.
     play = set(cv.play_area[n])
-    assert all(state.cells[c] is None for c in cv.settlements if c not in play)
     assert all(state.cells[c] is None for c in play if c in cv.clearings)
     assert len(view["board"]["clearings"]) == {2: 4, 3: 5, 4: 6}[n]
 
@@ -147,12 +157,12 @@ def test_rotation_is_clockwise_nw_ne_se_sw():
         2: ["sheep", "timber", "wheat", "wheat"],
         3: ["wheat", "sheep", "timber", "wheat"],
     }
-    cv = state.cv
+    cv = state.compiled
     for rot, names in expected.items():
         after = E.apply(state, 0, ("harvest", 0, 3, 3, rot))
         assert board_tile(E.observe(after, 1), 3, 3)["squares"] == names
         # The square grid: NW (6,6), NE (6,7), SE (7,7), SW (7,6).
-        grid = [after.squares[r * cv.sq_width + c] for r, c in ((6, 6), (6, 7), (7, 7), (7, 6))]
+        grid = [after.squares[r * cv.square_width + c] for r, c in ((6, 6), (6, 7), (7, 7), (7, 6))]
         assert [cv.resources[x - 1] for x in grid] == names
 
 
@@ -170,11 +180,11 @@ def test_rotation_changes_the_gathered_chain():
 def test_shipment_on_a_clearing_takes_the_building_and_ship_needs_empty_cell():
     state = E.new_game(VARIANTS["side-b"], 2, 11)
     cell = 2 * 7 + 4
-    building = state.clearing[cell]
+    building = state.clearings[cell]
     after = E.apply(state, 0, ("ship", 2, 4, "wheat"))
-    assert after.players[0].pub == [building] and cell not in after.clearing
+    assert after.players[0].public_buildings == [building] and cell not in after.clearings
     pond = next(
-        c for c in state.cv.settlements if state.cells[c] and state.cells[c][0] == POND_CELL
+        c for c in state.compiled.settlements if state.cells[c] and state.cells[c][0] == POND_CELL
     )
     with pytest.raises(IllegalAction, match="already taken"):
         E.apply(state, 0, ("ship", pond // 7, pond % 7, "wheat"))
@@ -182,12 +192,13 @@ def test_shipment_on_a_clearing_takes_the_building_and_ship_needs_empty_cell():
 
 def test_shipment_squares_chain_then_real_face_from_next_turn():
     state = E.new_game(VARIANTS["standard"], 2, 3)
-    ship_tile = state.players[0].ship
+    ship_tile = state.players[0].shipment
+    rotation = state.players[0].shipment_rotation
     state = E.apply(state, 0, ("ship", 3, 3, "stone"))
     assert state.cells[3 * 7 + 3][0] == SHIP_DOWN
     state = finish_turn(state)
-    cv = state.cv
-    real = [cv.resources[x] for x in cv.tiles[ship_tile]]
+    cv = state.compiled
+    real = [cv.resources[x] for x in cv.rotate(ship_tile, rotation)]
     # Seat 1 now harvests next to it: the gathered chains use the real squares.
     grid = [state.squares[q] for q in cv.cell_squares[3 * 7 + 3]]
     assert [cv.resources[x - 1] for x in grid] == real
@@ -243,11 +254,15 @@ def test_rebuild_over_a_private_face_down_keeps_its_number_secret():
     game = E.new_game(VARIANTS["rebuild"], 2, 5)
     state = edit(
         game,
-        lambda d: d["players"][0]["village"].__setitem__(29, code(game, "sheep", 4) << 2),
+        lambda d: (
+            d["players"][0]["village"].__setitem__(29, code(game, "sheep", 4) << 2),
+            d["players"][0]["built_turns"].__setitem__(29, 0),
+        ),
     )
     state = at_build(state, 0, {"sheep": 1}, [("sheep", 1)])
-    text = E.describe_action(state, ("build", "sheep", 1, 5, 4, True))
-    assert "replacing a sheep building" in text and "4" not in text
+    event = E.describe_action(state, ("build", "sheep", 1, 5, 4, True))
+    assert event["replaced"] == {"resource": "sheep", "number": None}
+    assert event["number"] == 1 and event["face_up"] is True
     after = E.apply(state, 0, ("build", "sheep", 1, 5, 4, True))
     assert E.observe(after, 1)["removed"][-1] == {"resource": "sheep", "number": None}
     assert E.observe(after, 0)["removed"][-1] == {"resource": "sheep", "number": 4}
@@ -285,7 +300,9 @@ def test_share_four_players_clockwise_from_the_left_once_each():
 def test_draw_count_uses_markers_after_sharing():
     state = E.new_game(VARIANTS["standard"], 2, 2)
     state = at_build(state, 0, {"wheat": 2, "sheep": 1}, [])
-    state = edit(state, lambda d: d["players"][1].update(private=[code(state, "wheat", 2)]))
+    state = edit(
+        state, lambda d: d["players"][1].update(private_buildings=[code(state, "wheat", 2)])
+    )
     state = E.apply(state, 0, ("end_build",))
     state = E.apply(state, 1, ("build", "wheat", 2, 4, 2, True))
     state = E.apply(state, 1, ("pass",))
@@ -299,7 +316,7 @@ def test_draw_count_uses_markers_after_sharing():
 def test_game_ends_after_equal_turns(vname, n, turns):
     final, history = play_random(VARIANTS[vname], n, 12)
     assert [p.turns for p in final.players] == [turns] * n
-    assert len(final.empty) == 1
+    assert len(final.empty_cells) == 1
     harvests = [s for s, a in history if a[0] in ("harvest", "ship")]
     assert Counter(harvests) == dict.fromkeys(range(n), turns)
 
@@ -341,19 +358,19 @@ def scramble_hidden_from(state, seat, rng):
         tiles = list(d["pool"])
         blds = list(d["bag"])
         for i, p in enumerate(d["players"]):
-            if p["ship"] >= 0:
-                tiles.append(p["ship"])
+            if p["shipment"] >= 0:
+                tiles.append(p["shipment"])
             if i != seat:
                 tiles += p["tiles"]
-                blds += p["private"]
+                blds += p["private_buildings"]
         rng.shuffle(tiles)
         rng.shuffle(blds)
         for i, p in enumerate(d["players"]):
             if i != seat:
                 p["tiles"] = [tiles.pop() for _ in p["tiles"]]
-                p["private"] = [blds.pop() for _ in p["private"]]
-            if p["ship"] >= 0:
-                p["ship"] = tiles.pop()
+                p["private_buildings"] = [blds.pop() for _ in p["private_buildings"]]
+            if p["shipment"] >= 0:
+                p["shipment"] = tiles.pop()
         d["pool"] = tiles
         d["bag"] = blds
 
@@ -376,20 +393,20 @@ def test_observe_does_not_depend_on_hidden_parts(vname, n, steps):
 
 def test_own_shipment_is_unknown_to_its_owner():
     state = E.new_game(VARIANTS["standard"], 2, 9)
-    cv = state.cv
+    cv = state.compiled
     me = state.players[0]
-    other_face = next(t for t in state.pool if sorted(cv.tiles[t]) != sorted(cv.tiles[me.ship]))
+    other_face = next(t for t in state.pool if sorted(cv.tiles[t]) != sorted(cv.tiles[me.shipment]))
 
     def swap(d):
         pool = d["pool"]
         k = pool.index(other_face)
-        pool[k], d["players"][0]["ship"] = d["players"][0]["ship"], pool[k]
+        pool[k], d["players"][0]["shipment"] = d["players"][0]["shipment"], pool[k]
 
     swapped = edit(state, swap)
     for seat in (0, 1, None):
         assert E.observe(swapped, seat) == E.observe(state, seat)
     # determinize resamples the own shipment too.
-    ships = {E.determinize(state, 0, random.Random(k)).players[0].ship for k in range(8)}
+    ships = {E.determinize(state, 0, random.Random(k)).players[0].shipment for k in range(8)}
     assert len(ships) > 1
 
 
@@ -428,11 +445,9 @@ def test_describe_never_names_hidden_buildings_or_tiles():
             if action[0] == "build" and not action[5]:
                 p = state.players[seat]
                 c = code(state, action[1], action[2])
-                if c not in p.pub:
-                    # Only the new building: a replaced one may be public ("replacing ...").
-                    text = E.describe_action(state, action).split(", replacing")[0]
-                    assert f"{action[1]} {action[2]}" not in text
-                    assert f"a {action[1]} building face down" in text
+                if c not in p.public_buildings:
+                    event = E.describe_action(state, action)
+                    assert event["resource"] == action[1] and event["number"] is None
         state = E.apply(state, seat, action)
 
 
@@ -458,25 +473,25 @@ def test_ship_message_without_any_shipment():
 
 def test_clearing_building_can_be_built_in_the_same_turn():
     state = E.new_game(VARIANTS["side-b"], 2, 11)
-    cv = state.cv
+    cv = state.compiled
     cell = 2 * 7 + 2
-    c = state.clearing[cell]
-    res, num = cv.resources[cv.code_res[c]], cv.code_num[c]
+    c = state.clearings[cell]
+    res, num = cv.resources[cv.code_resource[c]], cv.code_number[c]
     # Only the clearing building in hand; a shipment of its resource gives 4 squares at least.
-    state = edit(state, lambda d: d["players"][0].update(private=[]))
+    state = edit(state, lambda d: d["players"][0].update(private_buildings=[]))
     after = E.apply(state, 0, ("ship", 2, 2, res))
-    assert after.players[0].pub == [c] and after.markers[cv.code_res[c]] >= 4
+    assert after.players[0].public_buildings == [c] and after.markers[cv.code_resource[c]] >= 4
     builds = [a for a in E.legal_actions(after, 0) if a[0] == "build"]
     assert builds and all(a[1:3] == (res, num) for a in builds)
     after = E.apply(after, 0, builds[0])
-    assert after.players[0].pub == []
+    assert after.players[0].public_buildings == []
 
 
 def test_determinize_resamples_hidden_removed_numbers_by_colour():
     game = E.new_game(VARIANTS["rebuild"], 2, 5)
     hidden = code(game, "sheep", 4)
     state = edit(game, lambda d: d.update(removed=[[hidden, 0]]))
-    cv = state.cv
+    cv = state.compiled
     for k in range(6):
         assert E.determinize(state, 0, random.Random(k)).removed == [(hidden, 0)]
     seen = set()
@@ -484,6 +499,6 @@ def test_determinize_resamples_hidden_removed_numbers_by_colour():
         det = E.determinize(state, 1, random.Random(k))
         assert E.observe(det, 1) == E.observe(state, 1)
         ((c, owner),) = det.removed
-        assert owner == 0 and cv.code_res[c] == cv.code_res[hidden]
+        assert owner == 0 and cv.code_resource[c] == cv.code_resource[hidden]
         seen.add(c)
     assert len(seen) > 1

@@ -37,7 +37,7 @@ def keys_of(data) -> set[str]:
 
 def check_views(state, rng: random.Random) -> None:
     """observe(determinize(s, p), p) == observe(s, p); no hidden keys; JSON-able."""
-    for seat in [*range(state.n), None]:
+    for seat in [*range(state.num_players), None]:
         view = E.observe(state, seat)
         text = json.dumps(view)
         assert json.loads(text) == view
@@ -93,7 +93,7 @@ def check_illegal(state, seen_actions: list, rng: random.Random) -> None:
     legal_set = set(legal)
     assert len(legal_set) == len(legal), "legal actions are distinct"
     candidates = [(mover, a) for a in rng.sample(GARBAGE, 6)]
-    for seat in range(state.n):
+    for seat in range(state.num_players):
         if seat != mover:
             assert E.legal_actions(state, seat) == []
             candidates.append((seat, rng.choice(legal)))
@@ -103,7 +103,7 @@ def check_illegal(state, seen_actions: list, rng: random.Random) -> None:
         if a not in legal_set
     ]
     candidates.append((None, legal[0]))
-    candidates.append((mover + state.n, legal[0]))
+    candidates.append((mover + state.num_players, legal[0]))
     for seat, action in candidates:
         with pytest.raises(IllegalAction):
             E.apply(state, seat, action)
@@ -154,7 +154,7 @@ def test_random_play_invariants(game):
     check_views(final, rng)
     turns = [p.turns for p in final.players]
     assert turns == [variant["turns_per_player"]] * n
-    assert len(final.empty) == 1
+    assert len(final.empty_cells) == 1
     assert E.winners(final)
     # Determinism: the same seed and actions give the same game.
     state = E.new_game(variant, n, seed)
@@ -170,7 +170,7 @@ def test_determinize_really_changes_hidden_parts(vname):
     state = E.new_game(VARIANTS[vname], 3, 4)
     for seat, action in history[:12]:
         state = E.apply(state, seat, action)
-    assert any(p.ship >= 0 for p in state.players)
+    assert any(p.shipment >= 0 for p in state.players)
     for seat in (0, None):
         changed = Counter()
         for k in range(8):
@@ -182,13 +182,15 @@ def test_determinize_really_changes_hidden_parts(vname):
                 if q == seat:
                     # The own hand stays, the own shipment does not (nobody knows it).
                     assert det.players[q].tiles == state.players[q].tiles
-                    assert det.players[q].priv == state.players[q].priv
+                    assert det.players[q].private_buildings == state.players[q].private_buildings
                 else:
                     changed["tiles"] += det.players[q].tiles != state.players[q].tiles
-                    changed["priv"] += det.players[q].priv != state.players[q].priv
-                if state.players[q].ship >= 0:
-                    changed["ship"] += det.players[q].ship != state.players[q].ship
-        assert all(changed[k] >= 4 for k in ("bag", "pool", "tiles", "priv", "ship")), changed
+                    changed["priv"] += (
+                        det.players[q].private_buildings != state.players[q].private_buildings
+                    )
+                if state.players[q].shipment >= 0:
+                    changed["shipment"] += det.players[q].shipment != state.players[q].shipment
+        assert all(changed[k] >= 4 for k in ("bag", "pool", "tiles", "priv", "shipment")), changed
 
 
 def test_hidden_face_down_numbers_are_resampled_by_colour():
@@ -199,13 +201,13 @@ def test_hidden_face_down_numbers_are_resampled_by_colour():
     p1 = final.players[1]
     hidden = [s for s, v in enumerate(p1.village) if v >= 0 and not v & 1]
     assert hidden, "random play builds face-down buildings from blind draws"
-    cv = final.cv
+    cv = final.compiled
     numbers_changed = False
     for k in range(6):
         det = E.determinize(final, 0, random.Random(k))
         for s in hidden:
             a, b = p1.village[s], det.players[1].village[s]
-            assert cv.code_res[a >> 2] == cv.code_res[b >> 2] and a & 3 == b & 3
+            assert cv.code_resource[a >> 2] == cv.code_resource[b >> 2] and a & 3 == b & 3
             numbers_changed |= a != b
         assert E.observe(det, 0) == E.observe(final, 0)
     assert numbers_changed
@@ -219,7 +221,9 @@ def test_the_end_reveals_every_hand_and_number():
         assert len(revealed["tiles"]) == player["tiles_in_hand"]
         assert len(revealed["buildings"]) == player["buildings_in_hand"]
         hidden_numbers = [
-            space for row in player["village"] for space in row
+            space
+            for row in player["village"]
+            for space in row
             if space is not None and space["number"] is None
         ]
         assert hidden_numbers == [], index

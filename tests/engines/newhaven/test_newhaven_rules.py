@@ -5,10 +5,19 @@ from __future__ import annotations
 import json
 
 import pytest
-from newhaven_helpers import VARIANTS, E, at_build, code, edit, play_random, set_village
+from newhaven_helpers import (
+    VARIANTS,
+    E,
+    at_build,
+    code,
+    edit,
+    play_random,
+    set_hand_tiles,
+    set_village,
+)
 
 from games.engines import Engine, IllegalAction, InvalidVariant, get_engine
-from games.engines.newhaven.state import DRAW, HARVEST, POND_CELL, SHARE, SHIP_UP, TILE
+from games.engines.newhaven.state import DRAW, HARVEST, SHARE, SHIP_UP
 
 
 @pytest.fixture
@@ -59,7 +68,7 @@ def test_cost_payment_and_face_up_rule(game2):
     after = E.apply(state, 0, ("build", "wheat", 2, 1, 3, False))
     assert after.markers[0] == 0
     view = E.observe(after, 1)["players"][0]["village"][1][3]
-    assert view == {"resource": "wheat", "number": None, "face_up": False}
+    assert view == {"resource": "wheat", "number": None, "face_up": False, "turn": 1}
     assert E.observe(after, 0)["players"][0]["village"][1][3]["number"] == 2
 
 
@@ -89,9 +98,9 @@ def test_rebuild_replaces_and_removes():
     # Replacing the only wheat with a sheep: the wheat colour is gone, so a wheat may then
     # go anywhere affordable.
     after2 = E.apply(state, 0, ("build", "sheep", 1, 4, 0, False))
-    assert after2.players[0].cm[0] == 0
+    assert after2.players[0].colour_masks[0] == 0
     after3 = E.apply(after2, 0, ("build", "wheat", 1, 5, 4, True))
-    assert after3.players[0].cm[0] == 1 << 29
+    assert after3.players[0].colour_masks[0] == 1 << 29
     replaced = E.apply(
         at_build(state, 0, {"wheat": 2}, [("wheat", 1)]), 0, ("build", "wheat", 1, 4, 0, False)
     )
@@ -122,23 +131,25 @@ def test_share_order_clockwise_and_single_opportunity(game3):
 
 def test_sharer_builds_then_passes(game3):
     state = at_build(game3, 0, {"stone": 1}, [])
-    state = edit(state, lambda d: d["players"][1].update(private=[code(game3, "stone", 1)]))
+    state = edit(
+        state, lambda d: d["players"][1].update(private_buildings=[code(game3, "stone", 1)])
+    )
     state = E.apply(state, 0, ("end_build",))
     assert E.legal_actions(state, 1)[0] == ("pass",)
     state = E.apply(state, 1, ("build", "stone", 1, 5, 2, True))
     # Every marker is now 0: the rest of the share step is skipped.
     assert state.phase == SHARE
-    assert E.describe_action(state, ("pass",)) == "Seat 1 finished building."
+    assert E.describe_action(state, ("pass",)) == {"type": "passed", "seat": 1, "built": True}
     state = E.apply(state, 1, ("pass",))
     assert state.phase == DRAW and state.draws_owed == 4
 
 
 def test_sharer_who_cannot_build_is_offered_pass_only(game3):
     state = at_build(game3, 0, {"stone": 1}, [])
-    state = edit(state, lambda d: d["players"][1].update(private=[], public=[]))
+    state = edit(state, lambda d: d["players"][1].update(private_buildings=[], public_buildings=[]))
     state = E.apply(state, 0, ("end_build",))
     assert E.legal_actions(state, 1) == [("pass",)]
-    assert E.describe_action(state, ("pass",)) == "Seat 1 passed."
+    assert E.describe_action(state, ("pass",)) == {"type": "passed", "seat": 1, "built": False}
 
 
 def test_share_skipped_when_markers_all_zero(game3):
@@ -158,15 +169,20 @@ def test_draw_step_market_first_then_refill(game2):
     unchanged_raise(state, 0, ("draw_bag",), "first building must come from the market")
     first = state.market[0]
     a = ("draw_market", *E.observe(state, 0)["market"][0].values())
-    assert E.describe_action(state, a).startswith("Seat 0 took ")
+    assert E.describe_action(state, a) == {
+        "type": "drew_market",
+        "seat": 0,
+        **state.compiled.building(first),
+    }
     state = E.apply(state, 0, a)
     assert len(state.market) == 4  # no refill before the end of the draws
-    assert state.players[0].pub == [first]
+    assert state.players[0].public_buildings == [first]
     assert ("draw_bag",) in E.legal_actions(state, 0)
-    assert E.describe_action(state, ("draw_bag",)) == "Seat 0 drew a building from the bag."
+    # A blind draw names no building: only its drawer may know it.
+    assert E.describe_action(state, ("draw_bag",)) == {"type": "drew_blind", "seat": 0}
     bag_before = len(state.bag)
     state = E.apply(state, 0, ("draw_bag",))
-    assert len(state.players[0].priv) == 1
+    assert len(state.players[0].private_buildings) == 1
     state = E.apply(state, 0, ("draw_bag",))
     # The turn ended: market refilled, next player to harvest, markers reset.
     assert len(state.market) == 5 and len(state.bag) == bag_before - 2 - 1
@@ -174,8 +190,8 @@ def test_draw_step_market_first_then_refill(game2):
     view = E.observe(state, 1)
     assert view["players"][0]["public_buildings"] == [
         {
-            "resource": state.cv.resources[state.cv.code_res[first]],
-            "number": state.cv.code_num[first],
+            "resource": state.compiled.resources[state.compiled.code_resource[first]],
+            "number": state.compiled.code_number[first],
         }
     ]
     assert view["players"][0]["private_building_count"] == 2
@@ -200,21 +216,27 @@ def test_draw_with_empty_bag_and_with_nothing_left(game2):
 def test_shipment_once_flipped_no_tile_draw(game2):
     state = game2
     tiles_before = list(state.players[0].tiles)
-    ship_tile = state.players[0].ship
-    assert E.describe_action(state, ("ship", 3, 3, "stone")) == (
-        "Seat 0 played their shipment on D4 as 4 stone."
-    )
+    ship_tile = state.players[0].shipment
+    rotation = state.players[0].shipment_rotation
+    assert E.describe_action(state, ("ship", 3, 3, "stone")) == {
+        "type": "shipped",
+        "seat": 0,
+        "cell": [3, 3],
+        "resource": "stone",
+        "building": None,
+        "markers": {"wheat": 0, "sheep": 0, "timber": 0, "stone": 4},
+    }
     state = E.apply(state, 0, ("ship", 3, 3, "stone"))
     assert state.markers == [0, 0, 0, 4]
-    assert state.players[0].ship_played
+    assert state.players[0].shipment_played
     state = E.apply(state, 0, ("end_build",))
     state = E.apply(state, 1, ("pass",))
     while state.phase == DRAW:
         state = E.apply(state, 0, E.legal_actions(state, 0)[0])
     cell = 3 * 7 + 3
-    assert state.cells[cell] == (SHIP_UP, ship_tile, 0)
-    cv = state.cv
-    real = [cv.resources[x] for x in cv.tiles[ship_tile]]
+    assert state.cells[cell] == (SHIP_UP, ship_tile, rotation)
+    cv = state.compiled
+    real = [cv.resources[x] for x in cv.rotate(ship_tile, rotation)]
     tile_view = next(t for t in E.observe(state, None)["board"]["tiles"] if t["cell"] == "D4")
     assert tile_view["squares"] == real and tile_view["face_down"] is False
     assert state.players[0].tiles == tiles_before  # no draw after a shipment
@@ -239,14 +261,17 @@ def test_normal_turn_draws_a_tile(game2):
 
 def test_rotation_dedupe_and_canonical_actions(game2):
     state = game2
-    cv = state.cv
+    cv = state.compiled
     diag = next(i for i, t in enumerate(cv.tiles) if t[0] == t[2] and t[1] == t[3])
     other = next(i for i, t in enumerate(cv.tiles) if len(set(t)) == 3)
-    state = edit(state, lambda d: d["players"][0].update(tiles=[diag, other]))
+    state = edit(state, lambda d: set_hand_tiles(d, 0, [diag, other]))
     actions = [a for a in E.legal_actions(state, 0) if a[0] == "harvest" and a[2:4] == (3, 3)]
     assert sorted((a[1], a[4]) for a in actions) == [(0, 0), (0, 1), (1, 0), (1, 1), (1, 2), (1, 3)]
     unchanged_raise(state, 0, ("harvest", 0, 3, 3, 2), "same placement")
-    same = edit(state, lambda d: d["players"][0].update(tiles=[other, other]))
+    # Two copies of a 3+1 tile: the second one places nothing the first does not.
+    one = next(i for i, t in enumerate(cv.tiles) if sorted(t) == [0, 0, 0, 1])
+    twin = next(i for i, t in enumerate(cv.tiles) if t == cv.tiles[one] and i != one)
+    same = edit(state, lambda d: set_hand_tiles(d, 0, [one, twin]))
     assert not any(a[1] == 1 for a in E.legal_actions(same, 0) if a[0] == "harvest")
     unchanged_raise(same, 0, ("harvest", 1, 3, 3, 0), "same placement")
 
@@ -267,53 +292,34 @@ def test_harvest_cell_checks(game2):
     unchanged_raise(game2, 0, ("ship", 3, 3, "gold"), "Unknown resource")
 
 
-@pytest.mark.parametrize("n, ponds", [(2, 2), (3, 3), (4, 4)])
-def test_side_b_setup(n, ponds):
-    state = E.new_game(VARIANTS["side-b"], n, 11)
-    cv = state.cv
-    play = set(cv.play_area[n])
-    settlements = [c for c in cv.settlements if c in play]
-    assert len(settlements) == {2: 6, 3: 7, 4: 8}[n]
-    kinds = [state.cells[c][0] for c in settlements]
-    assert kinds.count(POND_CELL) == ponds and kinds.count(TILE) == 4
-    assert all(state.cells[c] is None for c in play if c not in settlements)
-    labels = sorted(state.cells[c][1] for c in settlements if state.cells[c][0] == POND_CELL)
-    assert labels == [x for x in (2, 2, 3, 4) if x <= n]
-    clearings = [c for c in cv.clearings if c in play]
-    assert sorted(state.clearing) == sorted(clearings)
-    assert len(clearings) == {2: 4, 3: 5, 4: 6}[n]
-    assert len(state.empty) - 1 == 9 * n
-    view = E.observe(state, None)
-    assert len(view["board"]["clearings"]) == len(clearings)
-    assert sum(t["kind"] == "pond" for t in view["board"]["tiles"]) == ponds
-
-
 def test_side_b_clearing_building_taken_publicly():
     state = E.new_game(VARIANTS["side-b"], 2, 11)
     cell = 2 * 7 + 2
-    building = state.clearing[cell]
+    building = state.clearings[cell]
     action = next(a for a in E.legal_actions(state, 0) if a[0] == "harvest" and a[2:4] == (2, 2))
-    assert "from the clearing" in E.describe_action(state, action)
+    event = E.describe_action(state, action)
+    assert event["type"] == "harvested" and event["cell"] == [2, 2]
+    assert event["building"] == state.compiled.building(building)
     after = E.apply(state, 0, action)
-    assert cell not in after.clearing and after.players[0].pub == [building]
+    assert cell not in after.clearings and after.players[0].public_buildings == [building]
     seen = E.observe(after, 1)["players"][0]["public_buildings"]
     assert seen == [
         {
-            "resource": after.cv.resources[after.cv.code_res[building]],
-            "number": after.cv.code_num[building],
+            "resource": after.compiled.resources[after.compiled.code_resource[building]],
+            "number": after.compiled.code_number[building],
         }
     ]
 
 
 def test_ponds_break_chains_on_side_b():
     state = E.new_game(VARIANTS["side-b"], 2, 11)
-    pond = next(c for c in state.cv.settlements if state.cells[c] and state.cells[c][0] == 2)
-    assert all(state.squares[q] == 255 for q in state.cv.cell_squares[pond])
+    pond = next(c for c in state.compiled.settlements if state.cells[c] and state.cells[c][0] == 2)
+    assert all(state.squares[q] == 255 for q in state.compiled.cell_squares[pond])
 
 
 def test_game_ends_with_one_empty_cell():
     final, _history = play_random(VARIANTS["standard"], 2, 3)
-    assert len(final.empty) == 1
+    assert len(final.empty_cells) == 1
     assert E.to_move(final) == [] and E.legal_actions(final, 0) == []
     assert E.winners(final)
     unchanged_raise(final, 0, ("end_build",), "over")
@@ -322,12 +328,17 @@ def test_game_ends_with_one_empty_cell():
 
 
 def test_winner_tie_breaks(game2):
-    state = edit(game2, lambda d: d.update(phase=4))
+    state = edit(game2, lambda d: d.update(phase="over"))
     assert E.winners(state) == [0, 1]  # all equal: shared
     state = set_village(state, 1, {(5, 0): ("wheat", 1, True)})
     assert E.winners(state) == [1]  # fewer empty village spaces
     state = set_village(state, 0, {(5, 0): ("wheat", 1, True)})
-    state = edit(state, lambda d: d["players"][0].update(private=d["players"][0]["private"][:2]))
+    state = edit(
+        state,
+        lambda d: d["players"][0].update(
+            private_buildings=d["players"][0]["private_buildings"][:2]
+        ),
+    )
     assert E.winners(state) == [0]  # fewer buildings left in hand
     assert E.winners(game2) == []
 
@@ -364,8 +375,19 @@ def test_action_json_round_trip_and_garbage(game2):
 
 def test_describe_face_down_build_hides_private_number(game2):
     state = at_build(game2, 0, {"wheat": 6}, [("wheat", 4)])
-    text = E.describe_action(state, ("build", "wheat", 4, 0, 0, False))
-    assert text == "Seat 0 built a wheat building face down on row 1, column 1 (cost 6)."
-    assert "4" not in text
-    text = E.describe_action(state, ("harvest", 0, 3, 3, 0))
-    assert text.startswith("Seat 0")
+    event = E.describe_action(state, ("build", "wheat", 4, 0, 0, False))
+    assert event == {
+        "type": "built",
+        "seat": 0,
+        "resource": "wheat",
+        "number": None,
+        "space": [0, 0],
+        "face_up": False,
+        "replaced": None,
+    }
+    # From the public part of the hand (taken from the market) the number is known.
+    public = edit(
+        state, lambda d: d["players"][0].update(public_buildings=[code(state, "wheat", 4)])
+    )
+    public = edit(public, lambda d: d["players"][0].update(private_buildings=[]))
+    assert E.describe_action(public, ("build", "wheat", 4, 0, 0, False))["number"] == 4

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from newhaven_helpers import VARIANTS, E, at_build, edit, set_village
+from newhaven_helpers import VARIANTS, E, at_build, edit, set_hand_tiles, set_village
 
 from games.engines.newhaven import rules
 from games.engines.newhaven.state import POND
@@ -53,7 +53,7 @@ def test_rulebook_scoring_face_down_loses_doubling_16(game):
 
 def test_breakdown_in_observe_when_over(game):
     state = set_village(game, 0, example_village())
-    state = edit(state, lambda d: d.update(phase=4))
+    state = edit(state, lambda d: d.update(phase="over"))
     view = E.observe(state, None)
     assert view["is_over"]
     b = view["breakdown"][0]
@@ -68,7 +68,7 @@ def test_rulebook_adjacency_example(game):
     state = at_build(state, 0, {"stone": 6}, [("stone", 1)])
     spaces = {(a[3], a[4]) for a in E.legal_actions(state, 0) if a[0] == "build"}
     assert spaces == {(0, 2), (1, 1), (1, 3), (2, 2)}
-    assert sorted(state.cv.space_cost[r * 5 + c] for r, c in spaces) == [4, 5, 5, 6]
+    assert sorted(state.compiled.space_cost[r * 5 + c] for r, c in spaces) == [4, 5, 5, 6]
     # Another colour may go anywhere.
     state = at_build(state, 0, {"wheat": 6}, [("wheat", 1)])
     spaces = {(a[3], a[4]) for a in E.legal_actions(state, 0) if a[0] == "build"}
@@ -79,7 +79,7 @@ def test_rulebook_adjacency_example(game):
 
 
 def blank(cv):
-    return bytearray(cv.sq_width * cv.sq_width)
+    return bytearray(cv.square_width * cv.square_width)
 
 
 def put(cv, squares, row, col, names):
@@ -88,7 +88,7 @@ def put(cv, squares, row, col, names):
         if name == "pond":
             squares[q] = POND
         elif name is not None:
-            squares[q] = cv.res_index[name] + 1
+            squares[q] = cv.resource_index[name] + 1
 
 
 def markers(cv, squares, row, col):
@@ -97,7 +97,7 @@ def markers(cv, squares, row, col):
 
 
 def test_diagonal_squares_do_not_chain(game):
-    cv = game.cv
+    cv = game.compiled
     sq = blank(cv)
     put(cv, sq, 2, 2, ["sheep", "sheep", "wheat", "sheep"])  # wheat at SE
     put(cv, sq, 3, 3, ["wheat", "stone", "stone", "stone"])  # wheat at NW: diagonal only
@@ -105,7 +105,7 @@ def test_diagonal_squares_do_not_chain(game):
 
 
 def test_chain_across_several_tiles(game):
-    cv = game.cv
+    cv = game.compiled
     sq = blank(cv)
     put(cv, sq, 3, 1, ["wheat", "wheat", "sheep", "sheep"])
     put(cv, sq, 3, 2, ["wheat", "wheat", "stone", "stone"])
@@ -116,7 +116,7 @@ def test_chain_across_several_tiles(game):
 
 
 def test_chain_stopped_by_empty_cell_and_pond(game):
-    cv = game.cv
+    cv = game.compiled
     sq = blank(cv)
     put(cv, sq, 3, 1, ["wheat"] * 3 + ["sheep"])
     # (3, 2) empty
@@ -127,7 +127,7 @@ def test_chain_stopped_by_empty_cell_and_pond(game):
 
 
 def test_same_resource_twice_on_a_diagonal(game):
-    cv = game.cv
+    cv = game.compiled
     sq = blank(cv)
     put(cv, sq, 3, 3, ["wheat", "sheep", "wheat", "sheep"])
     assert markers(cv, sq, 3, 3) == {"wheat": 2, "sheep": 2}
@@ -145,14 +145,14 @@ def test_same_resource_twice_on_a_diagonal(game):
 
 def test_harvest_against_printed_area_sets_markers():
     state = E.new_game(VARIANTS["standard"], 2, 3)
-    cv = state.cv
+    cv = state.compiled
     # Hand tile 0 := a [wheat, wheat, wheat, sheep] tile.
     tile = next(
         i
         for i, t in enumerate(cv.tiles)
         if [cv.resources[x] for x in t] == ["wheat", "wheat", "wheat", "sheep"]
     )
-    state = edit(state, lambda d: d["players"][0].update(tiles=[tile, d["players"][0]["tiles"][1]]))
+    state = edit(state, lambda d: set_hand_tiles(d, 0, [tile, d["players"][0]["tiles"][1]]))
     after = E.apply(state, 0, ("harvest", 0, 1, 2, 0))
     # Printed (1,1) = [wheat, wheat, sheep, timber]: its NE wheat touches our NW wheat, its SE
     # sheep touches our SW sheep.

@@ -131,10 +131,11 @@ def test_unknown_resources_anywhere():
 
 
 def test_side_b_settlement_count_must_match():
+    """One piece (pond or tile) for each settlement cell, as the set-up lays them."""
     assert has(
         mutated(lambda v: v["board"].update(ponds=[2, 3, 4]), "side-b"),
-        "board.play_area['2']",
-        "settlement",
+        "board.settlement_tiles",
+        "8 settlement cells",
     )
 
 
@@ -155,6 +156,6 @@ def test_custom_valid_variant_plays():
     v["building_removals"] = {}
     assert E.validate_variant(v) == []
     state = E.new_game(v, 2, 1)
-    assert len(state.empty) == 9
+    assert len(state.empty_cells) == 9
     with pytest.raises(InvalidVariant):
         E.new_game(v, 3, 1)

@@ -1,17 +1,29 @@
-"""Variant data of New Haven: loading, validation and compilation.
+"""Variant data of New Haven: loading, validation, compilation and the file layout.
 
 Every reconstructed number of the game (deck, costs, values, board layout...) lives in
 the JSON files of ``variants/``; this module only interprets them.  ``compile_variant``
 turns a (valid) variant into a :class:`Compiled` object of flat lookup tables that the
 rules use, cached by the variant's canonical JSON so each variant is compiled once.
+
+Turn arithmetic
+---------------
+A game ends when exactly one cell of the play area is empty, and every player must
+have had the same number of turns.  With ``free`` the cells of the play area that are
+empty after the set-up, a variant is playable with ``n`` players only if
+``(free - 1) % n == 0``; ``turns_per_player`` must equal ``(free - 1) // n`` for every
+player count.  On side B the set-up shuffles the ponds and ``settlement_tiles`` tiles
+onto *all* the settlement cells and then takes off the ponds labelled above ``n``, so
+``free`` must not depend on the shuffle: the validator refuses a layout where it
+would (only possible when a settlement cell lies outside a play area).
 """
 
 from __future__ import annotations
 
 import copy
 import json
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 
@@ -20,27 +32,32 @@ __all__ = [
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "Compiled",
+    "canonical",
     "compile_variant",
+    "covered_settlements",
     "default_variants",
+    "format_variant",
+    "play_area_cells",
     "validate_variant",
+    "variant_problems",
     "variant_schema",
 ]
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
 DEFAULT_VARIANT_NAMES = ("standard", "side-b", "rebuild", "careful-harvest")
-_DIR = Path(__file__).resolve().parent / "variants"
+VARIANTS_DIR = Path(__file__).resolve().parent / "variants"
 
 
-@lru_cache(maxsize=1)
+@cache
 def _schema() -> dict:
-    return json.loads((_DIR / "schema.json").read_text(encoding="utf-8"))
+    return json.loads((VARIANTS_DIR / "schema.json").read_text(encoding="utf-8"))
 
 
-@lru_cache(maxsize=1)
+@cache
 def _defaults_json() -> str:
     data = {
-        name: json.loads((_DIR / f"{name}.json").read_text(encoding="utf-8"))
+        name: json.loads((VARIANTS_DIR / f"{name}.json").read_text(encoding="utf-8"))
         for name in DEFAULT_VARIANT_NAMES
     }
     return json.dumps(data)
@@ -56,6 +73,40 @@ def default_variants() -> dict[str, dict]:
     return json.loads(_defaults_json())
 
 
+def canonical(variant: Any) -> str:
+    """The canonical JSON of a variant: the cache key of everything derived from it.
+
+    ``TypeError`` / ``ValueError`` for data that is not JSON.
+    """
+    return json.dumps(variant, sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
+def format_variant(variant: dict, width: int = 92) -> str:
+    """Variant data as the files in ``variants/`` are laid out (keys in their order).
+
+    Indented by two spaces; any list or object that fits on one line within ``width``
+    stays on one line (a cell ``[1, 5]``, a tile's four squares, a play area), the
+    rest is opened one item per line.  Ends with a newline.
+    """
+
+    def fmt(value: Any, indent: int, used: int) -> str:
+        # ``indent``: this value's block indentation; ``used``: columns taken before it.
+        flat = json.dumps(value, ensure_ascii=False)
+        if not isinstance(value, (dict, list)) or used + len(flat) <= width or not value:
+            return flat
+        pad = " " * (indent + 2)
+        if isinstance(value, list):
+            items = [pad + fmt(item, indent + 2, indent + 2) for item in value]
+            return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
+        items = []
+        for key, item in value.items():
+            head = f"{pad}{json.dumps(key, ensure_ascii=False)}: "
+            items.append(head + fmt(item, indent + 2, len(head)))
+        return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
+
+    return fmt(variant, 0, 0) + "\n"
+
+
 def _path(parts) -> str:
     """``['board', 'play_area', '3']`` -> ``board.play_area['3']``."""
     text = ""
@@ -69,21 +120,47 @@ def _path(parts) -> str:
     return text or "(variant)"
 
 
-def _cells_of_area(size: int, corners: bool, rect: dict) -> list[tuple[int, int]]:
+def play_area_cells(size: int, exclude_corners: bool, rect: dict) -> list[tuple[int, int]]:
+    """The cells ``(row, col)`` of a play-area rectangle, row-major, corners removed."""
     (r0, r1), (c0, c1) = rect["rows"], rect["cols"]
     out = []
     for r in range(r0, r1 + 1):
         for c in range(c0, c1 + 1):
-            if corners and r in (0, size - 1) and c in (0, size - 1):
+            if exclude_corners and r in (0, size - 1) and c in (0, size - 1):
                 continue
             out.append((r, c))
     return out
 
 
+def covered_settlements(
+    settlements_in_play: int, settlements: int, staying: int
+) -> tuple[int, int]:
+    """Least and most settlement cells of the play area that stay covered after set-up.
+
+    ``settlements`` pieces (ponds and tiles), ``staying`` of which stay on the board
+    (the tiles and the ponds labelled up to the player count), are shuffled onto the
+    ``settlements`` cells, ``settlements_in_play`` of which lie in the play area: the
+    covered cells of the play area follow a hypergeometric law over this range.
+    """
+    low = max(0, settlements_in_play - (settlements - staying))
+    return low, min(settlements_in_play, staying)
+
+
 def validate_variant(variant: object) -> list[str]:
     """Human-readable problems of ``variant``, each naming its field; ``[]`` when playable."""
+    try:
+        key = canonical(variant)
+    except (TypeError, ValueError):
+        return ["(variant): must be JSON data"]
+    return list(variant_problems(key))
+
+
+@lru_cache(maxsize=128)
+def variant_problems(key: str) -> tuple[str, ...]:
+    """The problems of the variant whose canonical JSON is ``key`` (cached)."""
+    variant = json.loads(key)
     if not isinstance(variant, dict):
-        return ["(variant): must be a JSON object"]
+        return ("(variant): must be a JSON object",)
     validator = jsonschema.Draft202012Validator(_schema())
     problems = [
         f"{_path(err.absolute_path)}: {err.message}"
@@ -91,8 +168,8 @@ def validate_variant(variant: object) -> list[str]:
     ]
     if problems:
         # The semantic checks below assume the shapes the schema guarantees.
-        return problems
-    return _semantic_problems(variant)
+        return tuple(problems)
+    return tuple(_semantic_problems(variant))
 
 
 def _semantic_problems(v: dict) -> list[str]:
@@ -144,6 +221,16 @@ def _semantic_problems(v: dict) -> list[str]:
                     problems.append(f"{field}: {list(cell)} overlaps {fixed[cell]}")
                 fixed.setdefault(cell, field)
 
+    # The rulebook's set-up puts one piece (a pond or a tile) on every settlement cell.
+    settlements = len(board["settlements"])
+    pieces = len(board["ponds"]) + board["settlement_tiles"]
+    if pieces != settlements:
+        problems.append(
+            f"board.settlement_tiles: {len(board['ponds'])} ponds + "
+            f"{board['settlement_tiles']} settlement_tiles are {pieces} pieces for "
+            f"{settlements} settlement cells (the set-up puts one on each)"
+        )
+
     counts: list[int] = []
     smallest = size * size
     for key, rect in sorted(board["play_area"].items()):
@@ -164,12 +251,24 @@ def _semantic_problems(v: dict) -> list[str]:
         if bad:
             continue
         counts.append(n)
-        cells = set(_cells_of_area(size, corners, rect))
+        cells = set(play_area_cells(size, corners, rect))
         smallest = min(smallest, len(cells))
         printed = sum(1 for a in board["printed_areas"] if tuple(a["cell"]) in cells)
-        settlements = sum(1 for c in board["settlements"] if tuple(c) in cells)
-        clearings = sum(1 for c in board["clearings"] if tuple(c) in cells)
-        free = len(cells) - printed - settlements
+        outside = [i for i, c in enumerate(board["settlements"]) if tuple(c) not in cells]
+        staying = board["settlement_tiles"] + sum(1 for label in board["ponds"] if label <= n)
+        low, high = covered_settlements(settlements - len(outside), settlements, staying)
+        if pieces != settlements:
+            continue  # reported above; the turn arithmetic needs one piece per cell
+        if low != high:
+            names = ", ".join(f"board.settlements[{i}]" for i in outside)
+            problems.append(
+                f"{names}: outside the {n}-player play area, so the set-up's shuffle "
+                f"leaves {low} to {high} settlement cells of the play area covered and "
+                f"the turns per player depend on the shuffle; put every settlement cell "
+                f"inside the play area"
+            )
+            continue
+        free = len(cells) - printed - low
         if free < 2:
             problems.append(f"{field}: only {free} free cells, the game needs at least 2")
             continue
@@ -185,12 +284,7 @@ def _semantic_problems(v: dict) -> list[str]:
                 f"{field}: gives {turns} turns per player, turns_per_player says "
                 f"{v['turns_per_player']}"
             )
-        ponds = sum(1 for label in board["ponds"] if label <= n)
-        if ponds + board["settlement_tiles"] != settlements:
-            problems.append(
-                f"{field}: {settlements} settlement cells in play but {ponds} ponds + "
-                f"{board['settlement_tiles']} settlement_tiles to put on them"
-            )
+        clearings = sum(1 for c in board["clearings"] if tuple(c) in cells)
         hand = v["hand"]
         need_tiles = n * (hand["tiles"] + hand["shipments"]) + board["settlement_tiles"] + n * turns
         if need_tiles > len(v["harvest_tiles"]):
@@ -231,61 +325,78 @@ def _semantic_problems(v: dict) -> list[str]:
 
 
 class Compiled:
-    """Flat lookup tables of one variant, shared by every state of that variant."""
+    """Flat lookup tables of one variant, shared by every state of that variant.
+
+    Buildings are *codes* ``resource_index * len(numbers) + number_index``; board cells
+    are ``row * size + col``; village spaces ``row * village_cols + col``; squares of
+    the ``2*size`` wide square grid ``row * square_width + col``.
+    """
 
     def __init__(self, v: dict) -> None:
         self.name: str = v["name"]
+        self.description: str = v.get("description", "")
         self.side: str = v["board"]["side"]
         self.resources: tuple[str, ...] = tuple(v["resources"])
-        self.R = len(self.resources)
-        self.res_index = {name: i for i, name in enumerate(self.resources)}
+        self.num_resources = len(self.resources)
+        self.resource_index = {name: i for i, name in enumerate(self.resources)}
         self.numbers: tuple[int, ...] = tuple(v["buildings"]["numbers"])
-        self.num_index = {n: i for i, n in enumerate(self.numbers)}
+        self.number_index = {n: i for i, n in enumerate(self.numbers)}
         nn = len(self.numbers)
-        self.ncodes = self.R * nn
-        # building code = resource index * len(numbers) + number index
-        self.code_res = tuple(c // nn for c in range(self.ncodes))
-        self.code_num = tuple(self.numbers[c % nn] for c in range(self.ncodes))
+        self.num_codes = self.num_resources * nn
+        self.code_resource = tuple(c // nn for c in range(self.num_codes))
+        self.code_number = tuple(self.numbers[c % nn] for c in range(self.num_codes))
         self.copies: int = v["buildings"]["copies"]
         self.removals = {int(k): n for k, n in v["building_removals"].items()}
-        self.tiles = tuple(tuple(self.res_index[s] for s in t) for t in v["harvest_tiles"])
+        self.tiles = tuple(tuple(self.resource_index[s] for s in t) for t in v["harvest_tiles"])
         # distinct rotations per tile: rotation k moves square i to position (i + k) % 4
-        self.tile_rots: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...] = tuple(
+        self.tile_rotations: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...] = tuple(
             self._distinct_rotations(t) for t in self.tiles
         )
+        # rotated[tile][rot]: the squares of every tile in every rotation, and their names
+        self.rotated = tuple(
+            tuple(tuple(t[(i - rot) % 4] for i in range(4)) for rot in range(4)) for t in self.tiles
+        )
+        self.rotated_names = tuple(
+            tuple(tuple(self.resources[r] for r in squares) for squares in rots)
+            for rots in self.rotated
+        )
         vil = v["village"]
-        self.vrows, self.vcols = vil["rows"], vil["cols"]
-        self.nspaces = self.vrows * self.vcols
-        self.space_cost = tuple(vil["row_costs"][s // self.vcols] for s in range(self.nspaces))
+        self.village_rows, self.village_cols = vil["rows"], vil["cols"]
+        self.num_spaces = self.village_rows * self.village_cols
+        self.space_cost = tuple(
+            vil["row_costs"][s // self.village_cols] for s in range(self.num_spaces)
+        )
+        self.row_costs = tuple(vil["row_costs"])
         self.row_values = tuple(vil["row_values"])
         self.col_values = tuple(vil["col_values"])
-        self.all_spaces = (1 << self.nspaces) - 1
+        self.all_spaces = (1 << self.num_spaces) - 1
+        cols = self.village_cols
         self.row_masks = tuple(
-            sum(1 << (r * self.vcols + c) for c in range(self.vcols)) for r in range(self.vrows)
+            sum(1 << (r * cols + c) for c in range(cols)) for r in range(self.village_rows)
         )
         self.col_masks = tuple(
-            sum(1 << (r * self.vcols + c) for r in range(self.vrows)) for c in range(self.vcols)
+            sum(1 << (r * cols + c) for r in range(self.village_rows)) for c in range(cols)
         )
-        nb = []
-        for s in range(self.nspaces):
-            r, c = divmod(s, self.vcols)
+        neighbours = []
+        for s in range(self.num_spaces):
+            r, c = divmod(s, cols)
             m = 0
             for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-                if 0 <= r + dr < self.vrows and 0 <= c + dc < self.vcols:
-                    m |= 1 << ((r + dr) * self.vcols + c + dc)
-            nb.append(m)
-        self.space_nb = tuple(nb)
+                if 0 <= r + dr < self.village_rows and 0 <= c + dc < cols:
+                    m |= 1 << ((r + dr) * cols + c + dc)
+            neighbours.append(m)
+        self.space_neighbours = tuple(neighbours)
         self.max_cost = max(self.space_cost)
         # affordable[v]: spaces whose cost is <= v (v capped at max_cost)
         self.affordable = tuple(
-            sum(1 << s for s in range(self.nspaces) if self.space_cost[s] <= val)
-            for val in range(self.max_cost + 1)
+            sum(1 << s for s in range(self.num_spaces) if self.space_cost[s] <= value)
+            for value in range(self.max_cost + 1)
         )
         board = v["board"]
         self.size = size = board["size"]
-        self.corners = board["exclude_corners"]
-        self.ncells = size * size
-        self.sq_width = w = 2 * size
+        self.exclude_corners: bool = board["exclude_corners"]
+        self.num_cells = size * size
+        self.square_width = w = 2 * size
         self.cell_squares = tuple(
             (
                 (2 * r) * w + 2 * c,
@@ -296,23 +407,29 @@ class Compiled:
             for r in range(size)
             for c in range(size)
         )
-        sq_nb = []
+        square_neighbours = []
         for q in range(w * w):
             r, c = divmod(q, w)
-            sq_nb.append(
+            square_neighbours.append(
                 tuple(
                     (r + dr) * w + c + dc
                     for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
                     if 0 <= r + dr < w and 0 <= c + dc < w
                 )
             )
-        self.sq_nb = tuple(sq_nb)
+        self.square_neighbours = tuple(square_neighbours)
         self.play_area = {
-            int(k): tuple(sorted(r * size + c for r, c in _cells_of_area(size, self.corners, a)))
+            int(k): tuple(
+                sorted(r * size + c for r, c in play_area_cells(size, self.exclude_corners, a))
+            )
             for k, a in board["play_area"].items()
         }
+        self.player_counts: tuple[int, ...] = tuple(sorted(self.play_area))
         self.printed = tuple(
-            (a["cell"][0] * size + a["cell"][1], tuple(self.res_index[s] for s in a["squares"]))
+            (
+                a["cell"][0] * size + a["cell"][1],
+                tuple(self.resource_index[s] for s in a["squares"]),
+            )
             for a in board["printed_areas"]
         )
         self.settlements = tuple(r * size + c for r, c in board["settlements"])
@@ -327,43 +444,37 @@ class Compiled:
         self.turns_per_player: int = v["turns_per_player"]
         # Interned action tuples: legal_actions hands out these shared objects instead of
         # building hundreds of fresh tuples per call.
-        rc = [divmod(cell, size) for cell in range(self.ncells)]
-        self.cell_rc = tuple(rc)
-        hand_max = self.hand_tiles + 1
-        self.harvest_acts = tuple(
-            tuple(tuple(("harvest", i, r, c, rot) for r, c in rc) for rot in range(4))
-            for i in range(hand_max)
+        row_col = [divmod(cell, size) for cell in range(self.num_cells)]
+        self.cell_row_col = tuple(row_col)
+        # "C4": column letter, row number from 1 (the name players read on the board)
+        self.cell_names = tuple(f"{chr(65 + c)}{r + 1}" for r, c in row_col)
+        self.harvest_actions = tuple(
+            tuple(tuple(("harvest", i, r, c, rot) for r, c in row_col) for rot in range(4))
+            for i in range(self.hand_tiles + 1)
         )
-        self.ship_acts = tuple(
-            tuple(("ship", r, c, name) for name in self.resources) for r, c in rc
+        self.ship_actions = tuple(
+            tuple(("ship", r, c, name) for name in self.resources) for r, c in row_col
         )
-        self.build_acts = tuple(
+        self.build_actions = tuple(
             tuple(
-                (
+                tuple(
                     (
                         "build",
-                        self.resources[self.code_res[code]],
-                        self.code_num[code],
-                        s // self.vcols,
-                        s % self.vcols,
-                        False,
-                    ),
-                    (
-                        "build",
-                        self.resources[self.code_res[code]],
-                        self.code_num[code],
-                        s // self.vcols,
-                        s % self.vcols,
-                        True,
-                    ),
+                        self.resources[self.code_resource[code]],
+                        self.code_number[code],
+                        s // cols,
+                        s % cols,
+                        face_up,
+                    )
+                    for face_up in (False, True)
                 )
-                for s in range(self.nspaces)
+                for s in range(self.num_spaces)
             )
-            for code in range(self.ncodes)
+            for code in range(self.num_codes)
         )
-        self.market_acts = tuple(
-            ("draw_market", self.resources[self.code_res[c]], self.code_num[c])
-            for c in range(self.ncodes)
+        self.market_actions = tuple(
+            ("draw_market", self.resources[self.code_resource[c]], self.code_number[c])
+            for c in range(self.num_codes)
         )
 
     @staticmethod
@@ -378,24 +489,30 @@ class Compiled:
 
     def rotate(self, tile: int, rot: int) -> tuple[int, ...]:
         """The squares [NW, NE, SE, SW] of ``tile`` turned ``rot`` quarter turns clockwise."""
-        t = self.tiles[tile]
-        return tuple(t[(i - rot) % 4] for i in range(4))
+        return self.rotated[tile][rot]
 
-    def building_name(self, code: int) -> str:
-        """``'wheat 3'``."""
-        return f"{self.resources[self.code_res[code]]} {self.code_num[code]}"
+    def code(self, resource: str, number: int) -> int:
+        """The building code of (resource, number); ``KeyError`` for unknown ones."""
+        return self.resource_index[resource] * len(self.numbers) + self.number_index[number]
+
+    def building(self, code: int) -> dict:
+        """``{"resource": "wheat", "number": 3}``."""
+        return {
+            "resource": self.resources[self.code_resource[code]],
+            "number": self.code_number[code],
+        }
 
 
 @lru_cache(maxsize=64)
-def _compile_cached(key: str) -> Compiled:
-    return Compiled(json.loads(key))
+def compiled_of(key: str) -> tuple[Compiled, dict]:
+    """(compiled tables, a private copy of the variant) of a valid variant's canonical JSON.
 
-
-def canonical(variant: dict) -> str:
-    """The canonical JSON of a variant: the cache key of its compilation."""
-    return json.dumps(variant, sort_keys=True, separators=(",", ":"))
+    States share the copy and never mutate it.
+    """
+    data = json.loads(key)
+    return Compiled(data), data
 
 
 def compile_variant(variant: dict) -> Compiled:
     """The (cached) compiled tables of an already validated variant."""
-    return _compile_cached(canonical(variant))
+    return compiled_of(canonical(variant))[0]
