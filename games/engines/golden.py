@@ -1,19 +1,28 @@
 """Golden playthroughs of every engine: ``python -m games.engines.golden [GAME ...]``.
 
-A golden file records one seeded game played by a seeded uniform-random policy: for
-every step the seat, the action JSON, its log sentence and ``observe`` for every seat
-and the spectator (a seat's view equal to the spectator's is stored as ``SAME``), then
-the final scores and winners.  ``tests/engines/test_golden.py`` replays each file step
-by step, so any change of behaviour, intended or not, shows up as a reviewed diff.
-Files are compact JSON gzipped with mtime 0: identical content gives identical bytes.
+A golden file records one seeded game played by a seeded uniform-random policy, as
+reviewable JSON Lines (``tests/engines/<game>/golden/<stem>.jsonl``, uncompressed, one
+JSON object per line, keys sorted):
+
+* a header line: ``game``, ``variant``, ``players``, ``seed``, ``policy_seed`` and the
+  ``views`` of the initial state;
+* one line per action: ``step`` (from 0), ``seat``, ``action`` (its JSON), ``event``
+  (``describe_action``) and ``views`` after it;
+* a final line: ``scores`` and ``winners``.
+
+``views`` holds ``observe`` for the spectator (``"spectator"``) and every seat (``"0"``,
+``"1"``...); a seat's view equal to the spectator's is stored as ``SAME``.
+``tests/engines/test_golden.py`` replays every file step by step, so any change of
+behaviour, intended or not, shows up as a readable diff of the lines it touches.
+Regenerate after an intended change and review the diff.
 """
 
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import random
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -55,35 +64,40 @@ def views(engine: Engine, state: Any, players: int) -> dict[str, Any]:
     return out
 
 
-def record(engine: Engine, game: GoldenGame) -> dict[str, Any]:
-    """Play ``game`` with its seeded random policy and record everything observable."""
+def header(game_name: str, game: GoldenGame) -> dict[str, Any]:
+    """The header line's fields besides the initial ``views``."""
+    return {
+        "game": game_name,
+        "variant": game.variant,
+        "players": game.players,
+        "seed": game.seed,
+        "policy_seed": game.policy_seed,
+    }
+
+
+def record(engine: Engine, game: GoldenGame) -> list[dict[str, Any]]:
+    """Play ``game`` with its seeded random policy: the lines of its golden file."""
     state = engine.new_game(engine.default_variants()[game.variant], game.players, game.seed)
     rng = random.Random(game.policy_seed)
-    initial = views(engine, state, game.players)
-    steps = []
+    lines = [{**header(engine.name, game), "views": views(engine, state, game.players)}]
+    step = 0
     while not engine.is_over(state):
         seat = engine.to_move(state)[0]
         action = rng.choice(engine.legal_actions(state, seat))
-        text = engine.describe_action(state, action)
+        event = engine.describe_action(state, action)
         state = engine.apply(state, seat, action)
-        steps.append(
+        lines.append(
             {
+                "step": step,
                 "seat": seat,
                 "action": engine.action_to_json(action),
-                "text": text,
+                "event": event,
                 "views": views(engine, state, game.players),
             }
         )
-    return normalise(
-        {
-            "game": engine.name,
-            **game._asdict(),
-            "initial": initial,
-            "steps": steps,
-            "scores": engine.scores(state),
-            "winners": engine.winners(state),
-        }
-    )
+        step += 1
+    lines.append({"scores": engine.scores(state), "winners": engine.winners(state)})
+    return normalise(lines)
 
 
 def normalise(data: Any) -> Any:
@@ -91,22 +105,36 @@ def normalise(data: Any) -> Any:
     return json.loads(json.dumps(data))
 
 
+def dumps(line: dict[str, Any]) -> str:
+    """One line of a golden file: compact JSON with sorted keys."""
+    return json.dumps(line, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def path_of(game_name: str, stem: str) -> Path:
     """Where the golden file ``stem`` of ``game_name`` lives."""
-    return TESTS_DIR / game_name / "golden" / f"{stem}.json.gz"
+    return TESTS_DIR / game_name / "golden" / f"{stem}.jsonl"
 
 
-def load(game_name: str, stem: str) -> dict[str, Any]:
-    """The stored golden record."""
-    return json.loads(gzip.decompress(path_of(game_name, stem).read_bytes()))
+def read(game_name: str, stem: str) -> Iterator[dict[str, Any]]:
+    """The lines of a stored golden file, one parsed object at a time."""
+    with path_of(game_name, stem).open(encoding="utf-8") as handle:
+        for number, text in enumerate(handle, start=1):
+            try:
+                yield json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"{path_of(game_name, stem)}:{number}: {exc}") from None
 
 
-def write(game_name: str, stem: str, data: dict[str, Any]) -> Path:
-    """Store a golden record (compact JSON, gzip with mtime 0)."""
+def load(game_name: str, stem: str) -> list[dict[str, Any]]:
+    """Every line of a stored golden file."""
+    return list(read(game_name, stem))
+
+
+def write(game_name: str, stem: str, lines: list[dict[str, Any]]) -> Path:
+    """Store a golden file (one sorted-keys JSON object per line, ``\\n`` endings)."""
     path = path_of(game_name, stem)
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(data, separators=(",", ":"), sort_keys=True) + "\n"
-    path.write_bytes(gzip.compress(text.encode("utf-8"), mtime=0))
+    path.write_text("".join(dumps(line) + "\n" for line in lines), encoding="utf-8")
     return path
 
 
@@ -121,9 +149,13 @@ def main(argv: list[str] | None = None) -> None:
     for name in names:
         engine = get_engine(name)
         for game in GAMES[name]:
-            data = record(engine, game)
-            path = write(name, game.stem, data)
-            print(f"wrote {path} ({len(data['steps'])} steps, scores {data['scores']})")
+            lines = record(engine, game)
+            path = write(name, game.stem, lines)
+            # Files of the old gzipped single-line format are replaced, not kept beside.
+            old = path.with_name(f"{game.stem}.json.gz")
+            if old.exists():
+                old.unlink()
+            print(f"wrote {path} ({len(lines) - 2} steps, scores {lines[-1]['scores']})")
 
 
 if __name__ == "__main__":

@@ -12,29 +12,40 @@ IDS = [f"{name}-{game.stem}" for name, game in CASES]
 
 @pytest.mark.parametrize(("name", "game"), CASES, ids=IDS)
 def test_golden_replay(name, game):
-    """The recorded actions replay to the recorded views, sentences and result."""
+    """The recorded actions replay to the recorded views, events and result."""
     engine = get_engine(name)
-    stored = golden.load(name, game.stem)
-    assert stored["game"] == name
-    assert (stored["variant"], stored["players"], stored["seed"]) == game[1:4]
+    lines = golden.load(name, game.stem)
+    head, steps, final = lines[0], lines[1:-1], lines[-1]
+    assert {k: v for k, v in head.items() if k != "views"} == golden.header(name, game)
     state = engine.new_game(engine.default_variants()[game.variant], game.players, game.seed)
-    assert golden.normalise(golden.views(engine, state, game.players)) == stored["initial"]
-    for index, step in enumerate(stored["steps"]):
+    assert golden.normalise(golden.views(engine, state, game.players)) == head["views"]
+    for index, step in enumerate(steps):
+        assert step["step"] == index
         seat = step["seat"]
         assert engine.to_move(state)[0] == seat, index
         action = engine.action_from_json(step["action"])
         assert action in engine.legal_actions(state, seat), index
-        assert engine.describe_action(state, action) == step["text"], index
+        assert golden.normalise(engine.describe_action(state, action)) == step["event"], index
         state = engine.apply(state, seat, action)
         views = golden.normalise(golden.views(engine, state, game.players))
         assert views == step["views"], f"step {index}: {step['action']}"
     assert engine.is_over(state)
-    assert engine.scores(state) == stored["scores"]
-    assert engine.winners(state) == stored["winners"]
+    assert final == {"scores": engine.scores(state), "winners": engine.winners(state)}
 
 
 @pytest.mark.parametrize("name", sorted(golden.GAMES))
-def test_the_policy_reproduces_the_file(name):
-    """The files were made by the seeded policy, not edited by hand."""
+def test_the_policy_reproduces_the_file_byte_for_byte(name):
+    """The files were made by the seeded policy and ``write``, not edited by hand."""
     game = golden.GAMES[name][0]
-    assert golden.record(get_engine(name), game) == golden.load(name, game.stem)
+    lines = golden.record(get_engine(name), game)
+    expected = "".join(golden.dumps(line) + "\n" for line in lines)
+    assert golden.path_of(name, game.stem).read_text(encoding="utf-8") == expected
+
+
+def test_the_format_is_one_sorted_object_per_line(tmp_path, monkeypatch):
+    """Header, one line per step, final line; keys sorted so diffs stay small."""
+    monkeypatch.setattr(golden, "TESTS_DIR", tmp_path)
+    path = golden.write("toy", "g", [{"b": 1, "a": {"d": 2, "c": 3}}, {"step": 0}])
+    assert path == tmp_path / "toy" / "golden" / "g.jsonl"
+    assert path.read_text(encoding="utf-8") == '{"a":{"c":3,"d":2},"b":1}\n{"step":0}\n'
+    assert golden.load("toy", "g") == [{"a": {"c": 3, "d": 2}, "b": 1}, {"step": 0}]
