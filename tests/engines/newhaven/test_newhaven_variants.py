@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 from collections import Counter
 
 import jsonschema
@@ -10,6 +11,7 @@ import pytest
 from newhaven_helpers import VARIANTS, E
 
 from games.engines import InvalidVariant
+from games.engines.newhaven.variant import VARIANTS_DIR, format_variant
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
@@ -159,3 +161,22 @@ def test_custom_valid_variant_plays():
     assert len(state.empty_cells) == 9
     with pytest.raises(InvalidVariant):
         E.new_game(v, 3, 1)
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_variant_files_keep_their_readable_layout(name):
+    """The files are laid out by ``format_variant`` (short lists such as a cell on one
+    line), so an edit shows up as a small diff; rewrite them with it after an edit."""
+    path = VARIANTS_DIR / f"{name}.json"
+    text = path.read_text(encoding="utf-8")
+    assert text == format_variant(json.loads(text))
+    assert "    [1, 1],\n" not in text and "[\n      1," not in text
+
+
+def test_format_variant_lays_out_short_lists_on_one_line():
+    text = format_variant({"name": "x", "cells": [[1, 2], [3, 4]], "long": ["a" * 50] * 3})
+    assert text == (
+        '{\n  "name": "x",\n  "cells": [[1, 2], [3, 4]],\n  "long": [\n'
+        + ",\n".join(['    "' + "a" * 50 + '"'] * 3)
+        + "\n  ]\n}\n"
+    )
