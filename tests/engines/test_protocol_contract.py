@@ -79,6 +79,10 @@ def assert_event_hides_nothing(engine, state, seat, action, players, rng) -> Non
     bag, the same tile at another index), and fails here.  Alternatives are ranked by
     how few fields their event differs in, so the ones a leak would make look alike are
     compared first.
+
+    This relies on views showing everything public: a view that forgets a public fact
+    (which of two look-alike pieces was just built over) makes the event's mention of
+    it look like a leak.  Fix such a view rather than the event.
     """
     event = engine.describe_action(state, action)
     after = engine.apply(state, seat, action)

@@ -42,7 +42,7 @@ import json
 from typing import Any
 
 from ..protocol import EngineError
-from .variant import Compiled, compiled_of, variant_problems
+from .variant import Compiled, canonical, compiled_of, variant_problems
 
 __all__ = [
     "BUILD",
@@ -449,13 +449,13 @@ def state_from_json(data: Any) -> State:
     must stay inside the play area and ``squares`` and the masks are derived again.
     """
     data = _keys(data, _STATE_KEYS, "the state")
-    if data["format"] != STATE_FORMAT:
+    if type(data["format"]) is not int or data["format"] != STATE_FORMAT:
         raise EngineError(
             f"New Haven state format {data['format']!r} is not the one this engine reads "
             f"({STATE_FORMAT})"
         )
     try:
-        key = json.dumps(data["variant"], sort_keys=True, separators=(",", ":"))
+        key = canonical(data["variant"])
     except (TypeError, ValueError) as exc:
         raise _bad("variant must be JSON data") from exc
     problems = variant_problems(key)
@@ -564,6 +564,19 @@ def state_from_json(data: Any) -> State:
         village_masks(compiled, p)
         players.append(p)
     st.players = tuple(players)
+
+    # A shipment still to be turned up has its rotation; only the active seat's can lie
+    # face down on the board, and only during its turn.
+    face_down = [c for c, e in enumerate(st.cells) if e is not None and e[0] == SHIP_DOWN]
+    if face_down != ([st.shipment_cell] if st.shipment_cell >= 0 else []):
+        raise _bad("a face-down shipment lies elsewhere than shipment_cell")
+    for seat, p in enumerate(players):
+        hidden = p.shipment >= 0 or (st.shipment_cell >= 0 and seat == st.active)
+        if hidden != (p.shipment_rotation >= 0):
+            raise _bad(
+                f"players[{seat}].shipment_rotation must be 0..3 exactly while the "
+                "shipment is not face up"
+            )
 
     # A harvest tile is in exactly one place.
     seen: set[int] = set()

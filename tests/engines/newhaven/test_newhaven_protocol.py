@@ -248,6 +248,7 @@ def _garbage(state):
     data = E.state_to_json(state)
     tile = data["players"][0]["tiles"][0]
     yield "format", {**data, "format": 1}
+    yield "format", {**data, "format": float(STATE_FORMAT)}
     yield "format", {k: v for k, v in data.items() if k != "format"}
     yield "missing", {k: v for k, v in data.items() if k != "bag"}
     yield "unknown fields", {**data, "extra": 1}
@@ -270,6 +271,13 @@ def _garbage(state):
     bad_clearing = copy.deepcopy(data)
     bad_clearing["clearings"].append([0, 3])
     yield "clearings", bad_clearing
+    no_rotation = copy.deepcopy(data)
+    no_rotation["players"][0]["shipment_rotation"] = -1  # its shipment is still unplayed
+    yield "shipment_rotation", no_rotation
+    stray = copy.deepcopy(data)
+    stray["cells"][24] = [3, stray["players"][0]["shipment"], 0]  # face down, no turn of it
+    stray["players"][0]["shipment"] = -1
+    yield "face-down shipment", stray
     yield "the state", [1, 2]
     yield "the state", None
 
