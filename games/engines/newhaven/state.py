@@ -442,12 +442,67 @@ def _cell_entry(compiled: Compiled, entry: Any, field: str) -> tuple | None:
     return (kind, what, extra)
 
 
+def _from_format_1(data: dict) -> dict:
+    """A state stored in format 1 (before issue 8) in today's layout.
+
+    Format 1 had short field names and integer phases, turned shipments face up in
+    rotation 0 (so an unflipped one keeps rotation 0: the game goes on as it would
+    have) and did not record when buildings went down (shown as turn 1).  Its side-B
+    variants put settlements outside the play area: the validator refuses those.
+    """
+    try:
+        players = []
+        for seat, p in enumerate(data["players"]):
+            shipment_hidden = p["ship"] >= 0 or (data["ship_cell"] >= 0 and seat == data["active"])
+            players.append(
+                {
+                    "tiles": p["tiles"],
+                    "shipment": p["ship"],
+                    "shipment_rotation": 0 if shipment_hidden else -1,
+                    "shipment_played": p["ship_played"],
+                    "public_buildings": p["public"],
+                    "private_buildings": p["private"],
+                    "village": p["village"],
+                    "built_turns": [-1 if v < 0 else 0 for v in p["village"]],
+                    "turns": p["turns"],
+                }
+            )
+        phase = data["phase"]
+        return {
+            "format": STATE_FORMAT,
+            "variant": data["variant"],
+            "num_players": data["num_players"],
+            "phase": PHASES[phase] if type(phase) is int and 0 <= phase < len(PHASES) else phase,
+            "active": data["active"],
+            "sharer": data["sharer"],
+            "turn": data["turn"],
+            "draws_owed": data["draws_owed"],
+            "draws_done": data["draws_done"],
+            "shipment_cell": data["ship_cell"],
+            "last_cell": data["last_cell"],
+            "built": data["built"],
+            "cells": data["cells"],
+            "clearings": data["clearing"],
+            "pool": data["pool"],
+            "bag": data["bag"],
+            "market": data["market"],
+            "removed": data["removed"],
+            "markers": data["markers"],
+            "players": players,
+        }
+    except (KeyError, TypeError, IndexError) as exc:
+        raise _bad(f"a format 1 state without the field {exc}") from None
+
+
 def state_from_json(data: Any) -> State:
     """Inverse of ``state_to_json``; ``EngineError`` naming the fault for malformed data.
 
     Types, sizes and ranges are checked, tiles must not be in two places, the board
     must stay inside the play area and ``squares`` and the masks are derived again.
+    States stored in format 1 are read too (see ``_from_format_1``).
     """
+    if isinstance(data, dict) and type(data.get("format")) is int and data["format"] == 1:
+        data = _from_format_1(data)
     data = _keys(data, _STATE_KEYS, "the state")
     if type(data["format"]) is not int or data["format"] != STATE_FORMAT:
         raise EngineError(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+from pathlib import Path
 
 import pytest
 from newhaven_helpers import VARIANTS, E, at_build, code, edit, play_random
@@ -12,6 +13,8 @@ from newhaven_helpers import VARIANTS, E, at_build, code, edit, play_random
 from games.engines import EngineError, IllegalAction, InvalidVariant
 from games.engines.newhaven import events
 from games.engines.newhaven.state import PHASES, STATE_FORMAT
+
+DATA = Path(__file__).resolve().parent / "data"
 
 
 def seven_row_village() -> dict:
@@ -323,3 +326,30 @@ def test_views_show_when_each_building_went_down():
     assert [row[0]["turn"], row[1]["turn"]] == [4, 1]
     assert E.observe(left, 1) != E.observe(right, 1)
     assert E.describe_action(state, ("build", "stone", 5, 5, 0, False))["space"] == [5, 0]
+
+
+def test_states_stored_in_format_1_still_load_and_play_on():
+    """A game stored before issue 8 (format 1, data/state-format-1.json: 3 players,
+    rebuild, seat 1's shipment turned up, seat 2 building) goes on after the upgrade."""
+    stored = json.loads((DATA / "state-format-1.json").read_text(encoding="utf-8"))
+    state = E.state_from_json(stored["state"])
+    assert E.state_to_json(state)["format"] == STATE_FORMAT
+    assert state.phase == "build" and state.active == 2
+    view = E.observe(state, 0)
+    old = stored["observe_seat_0"]
+    for player in view["players"]:  # format 1 did not record when buildings went down
+        for row in player["village"]:
+            for space in row:
+                if space is not None:
+                    assert space.pop("turn") == 1
+    assert view == old
+    # Seats 0 and 2 still hold their shipments (rotation 0, as format 1 turned them up).
+    assert [p.shipment_rotation for p in state.players] == [0, -1, 0]
+    rng = random.Random(1)
+    while not E.is_over(state):
+        seat = E.to_move(state)[0]
+        state = E.apply(state, seat, rng.choice(E.legal_actions(state, seat)))
+    assert [p.turns for p in state.players] == [10, 10, 10]
+    # A format 1 state that lacks its fields is refused like any garbage.
+    with pytest.raises(EngineError, match="format 1"):
+        E.state_from_json({"format": 1, "players": []})
