@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from newhaven_helpers import VARIANTS, E, at_build, code, edit, play_random
 
-from games.engines import EngineError, IllegalAction, InvalidVariant
+from games.engines import EngineError, IllegalAction, InvalidVariant, simulate
 from games.engines.newhaven import events
 from games.engines.newhaven.state import PHASES, STATE_FORMAT
 
@@ -353,3 +353,15 @@ def test_states_stored_in_format_1_still_load_and_play_on():
     # A format 1 state that lacks its fields is refused like any garbage.
     with pytest.raises(EngineError, match="format 1"):
         E.state_from_json({"format": 1, "players": []})
+
+
+def test_the_simulation_command_reports_new_havens_figures():
+    """``games.engines.simulate`` plays side B to the end and reports its figures."""
+    report = simulate.run("newhaven", variant="side-b", players=3, games=4, bots=["random"])
+    assert report["errors"] == [] and report["completed"] == 4
+    assert report["turns"]["min"] == report["turns"]["max"] == 27
+    assert {"empty_village_spaces", "clearing_buildings", "face_down_share"} <= set(
+        report["figures"]
+    )
+    text = simulate.format_report(report)
+    assert "empty_village_spaces" in text and "errors         0" in text
