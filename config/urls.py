@@ -11,8 +11,10 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/editor/", include("games.editor.api_urls")),
     path("api/", include("games.api_urls")),
     path("accounts/", include("accounts.urls")),
+    path("editor/", include("games.editor.urls")),
     path("", include("games.urls")),
 ]
 if settings.DEBUG:

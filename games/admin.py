@@ -13,7 +13,7 @@ class VariantAdminForm(forms.ModelForm):
 
     class Meta:
         model = Variant
-        fields = ["game", "name", "data", "schema_version", "active"]
+        fields = ["game", "name", "data", "active"]
 
     def clean(self) -> dict:
         cleaned = super().clean()

@@ -1,4 +1,4 @@
-"""Database models of the games app: variants, games (tables), seats and moves.
+"""Database models of the games app: variants and their versions, games (tables), seats, moves.
 
 A game's state is always the fold of its moves over
 ``engine.new_game(variant_data, num_players, seed)``; ``Game.state_json`` is only a cache
@@ -42,16 +42,18 @@ def new_invite_token() -> str:
 
 
 class Variant(models.Model):
-    """A named set of rule data for one game, as edited in the rules editor.
+    """A named series of rule data for one game: published versions plus at most one draft.
 
-    Games copy ``data`` when they are created, so later edits never change a game
-    that is already running or finished.
+    The versions live in ``VariantVersion`` (edited in the rules editor, ``games.editor``);
+    ``data`` is a copy of the *current* version's data (the newest published version
+    that is not retired), kept by the editor's services for lists and for rows made
+    outside the editor.  ``active`` is False for a retired variant: no new table is
+    offered it, running and finished games keep their version.
     """
 
     game = models.CharField(_("game"), max_length=32, choices=GAME_CHOICES)
     name = models.SlugField(_("name"), max_length=64)
     data = models.JSONField(_("data"))
-    schema_version = models.PositiveIntegerField(_("schema version"), default=1)
     active = models.BooleanField(_("active"), default=True)
     is_default = models.BooleanField(
         _("shipped default"), default=False, help_text=_("Loaded from the engine's defaults.")
@@ -71,6 +73,243 @@ class Variant(models.Model):
         return f"{self.game}/{self.name}"
 
 
+class ImmutableVersion(Exception):
+    """A published variant version was about to change: published versions never do."""
+
+
+class VariantVersion(models.Model):
+    """One version of a variant's data: a mutable draft, or an immutable published version.
+
+    Published versions are numbered 1, 2, 3... per variant and never change (only their
+    retirement may be set or cleared); a variant has at most one draft, which becomes
+    the next published version.  Games pin the version they were created with.
+    """
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("draft")
+        PUBLISHED = "published", _("published")
+
+    class Origin(models.TextChoices):
+        SHIPPED = "shipped", _("shipped default")
+        EDITOR = "editor", _("rules editor")
+        IMPORT = "import", _("import")
+        CLONE = "clone", _("clone")
+        API = "api", _("API")
+        SCRIPT = "script", _("script")
+
+    variant = models.ForeignKey(Variant, on_delete=models.CASCADE, related_name="versions")
+    #: 1, 2, 3... once published; ``None`` for the draft.
+    number = models.PositiveIntegerField(_("version"), null=True, blank=True)
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.DRAFT
+    )
+    data = models.JSONField(_("data"))
+    origin = models.CharField(
+        _("origin"), max_length=16, choices=Origin.choices, default=Origin.EDITOR
+    )
+    #: For shipped versions: the digest of the engine default they were loaded from.
+    shipped_digest = models.CharField(max_length=64, blank=True, default="")
+    #: The version a draft was started from (its diff base).
+    based_on = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    note = models.TextField(_("note"), blank=True, default="")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    published_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+",
+    )
+    published_at = models.DateTimeField(null=True, blank=True)
+    retired_at = models.DateTimeField(null=True, blank=True)
+
+    #: The only fields of a published version that may still change.
+    MUTABLE_WHEN_PUBLISHED = frozenset({"retired_at"})
+
+    class Meta:
+        ordering = ["variant", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["variant", "number"], name="unique_version_number_per_variant"
+            ),
+            models.UniqueConstraint(
+                fields=["variant"],
+                condition=models.Q(status="draft"),
+                name="one_draft_per_variant",
+            ),
+            models.CheckConstraint(
+                condition=(models.Q(status="draft", number__isnull=True)
+                           | models.Q(status="published", number__isnull=False)),
+                name="numbered_iff_published",
+            ),
+        ]
+        verbose_name = _("variant version")
+        verbose_name_plural = _("variant versions")
+
+    def __str__(self) -> str:
+        label = f"v{self.number}" if self.number else "draft"
+        return f"{self.variant_id}:{label}"
+
+    def save(self, *args, **kwargs) -> None:
+        """Refuse any change to a published version other than its retirement."""
+        if getattr(self, "_stored_status", None) == self.Status.PUBLISHED:
+            fields = kwargs.get("update_fields")
+            if fields is None or not set(fields) <= self.MUTABLE_WHEN_PUBLISHED:
+                raise ImmutableVersion(f"published version {self} cannot change")
+        super().save(*args, **kwargs)
+        self._stored_status = self.status
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        instance = super().from_db(db, field_names, values)
+        instance._stored_status = instance.status
+        return instance
+
+    @property
+    def is_draft(self) -> bool:
+        return self.status == self.Status.DRAFT
+
+    @property
+    def label(self) -> str:
+        """``v3`` or ``draft``."""
+        return f"v{self.number}" if self.number else str(_("draft"))
+
+
+class Simulation(models.Model):
+    """A self-play check of one version's data (``games.engines.simulate``), run on Celery.
+
+    ``data`` is the data simulated (a draft may change while it runs: ``digest`` tells
+    which state of the draft a report belongs to).  The task plays the games in short
+    chunks so AI turns queued on the same worker are not held up; ``partial`` keeps the
+    merged reports so far, ``report`` the final one.
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("queued")
+        RUNNING = "running", _("running")
+        DONE = "done", _("done")
+        FAILED = "failed", _("failed")
+
+    version = models.ForeignKey(
+        VariantVersion, on_delete=models.CASCADE, related_name="simulations"
+    )
+    digest = models.CharField(max_length=64)
+    data = models.JSONField()
+    games = models.PositiveIntegerField(_("games"))
+    players = models.JSONField(_("player counts"))
+    bots = models.JSONField(_("bots"))
+    seed = models.BigIntegerField(default=0)
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.QUEUED,
+        db_index=True,
+    )
+    done = models.PositiveIntegerField(default=0)
+    #: Chunks run so far: the compare-and-set counter that makes a redelivered task a no-op.
+    step = models.PositiveIntegerField(default=0)
+    partial = models.JSONField(default=dict, blank=True)
+    report = models.JSONField(null=True, blank=True)
+    error = models.TextField(blank=True, default="")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("simulation")
+        verbose_name_plural = _("simulations")
+
+    def __str__(self) -> str:
+        return f"simulation {self.pk} of {self.version} ({self.status})"
+
+    @property
+    def finished(self) -> bool:
+        return self.status in (self.Status.DONE, self.Status.FAILED)
+
+    @property
+    def passed(self) -> bool:
+        """Done, every game played to its end, no error."""
+        return bool(
+            self.status == self.Status.DONE
+            and self.report
+            and not self.report.get("errors")
+            and self.report.get("completed") == self.games
+        )
+
+    @property
+    def percent(self) -> int:
+        return int(100 * self.done / self.games) if self.games else 0
+
+
+class AppendOnly(Exception):
+    """A row of the variant change log was about to be changed or deleted."""
+
+
+class VariantChange(models.Model):
+    """Who changed what and when in the rules editor: an append-only log.
+
+    Rows outlive the variant, version and user they name (``SET_NULL`` plus labels).
+    """
+
+    class Action(models.TextChoices):
+        CREATED = "created", _("created")
+        DRAFT_SAVED = "draft_saved", _("draft saved")
+        DRAFT_DISCARDED = "draft_discarded", _("draft discarded")
+        SIMULATED = "simulated", _("simulation requested")
+        PUBLISHED = "published", _("published")
+        RETIRED = "retired", _("variant retired")
+        RESTORED = "restored", _("variant restored")
+        VERSION_RETIRED = "version_retired", _("version retired")
+        VERSION_RESTORED = "version_restored", _("version restored")
+        CLONED = "cloned", _("cloned")
+        IMPORTED = "imported", _("imported")
+        SHIPPED = "shipped", _("shipped default loaded")
+
+    variant = models.ForeignKey(
+        Variant, on_delete=models.SET_NULL, null=True, blank=True, related_name="changes"
+    )
+    variant_label = models.CharField(max_length=100)
+    version = models.ForeignKey(
+        VariantVersion, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    version_label = models.CharField(max_length=20, blank=True, default="")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+",
+    )
+    username = models.CharField(max_length=150, blank=True, default="")
+    action = models.CharField(max_length=20, choices=Action.choices)
+    #: ``[{"path", "kind", "old", "new"}]`` field by field (truncated), or other details.
+    changes = models.JSONField(default=list, blank=True)
+    note = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("variant change")
+        verbose_name_plural = _("variant changes")
+
+    def __str__(self) -> str:
+        return f"{self.created_at:%Y-%m-%d %H:%M} {self.username or '-'} {self.action} " \
+               f"{self.variant_label} {self.version_label}"
+
+    def save(self, *args, **kwargs) -> None:
+        if not self._state.adding:
+            raise AppendOnly("the variant change log is append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise AppendOnly("the variant change log is append-only")
+
+
 class Game(models.Model):
     """One table: its rules snapshot, seed, status, version and cached state."""
 
@@ -82,6 +321,10 @@ class Game(models.Model):
 
     variant = models.ForeignKey(
         Variant, on_delete=models.SET_NULL, null=True, blank=True, related_name="games"
+    )
+    #: The version this game was created with, forever (``variant_data`` is its data).
+    variant_version = models.ForeignKey(
+        VariantVersion, on_delete=models.PROTECT, null=True, blank=True, related_name="games"
     )
     game_name = models.CharField(_("game"), max_length=32)
     variant_name = models.CharField(_("variant"), max_length=64)

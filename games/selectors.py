@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 
 from games.engines import State, engine_names, get_engine
-from games.models import Game, Move, Seat, Variant
+from games.models import Game, Move, Seat, Variant, VariantVersion
 
 
 @dataclass(frozen=True)
@@ -36,8 +36,16 @@ class GameListing:
 
 
 def active_variants(*, game: str | None = None) -> QuerySet[Variant]:
-    """Active variants, optionally of one game, ordered by game then name."""
-    variants = Variant.objects.filter(active=True)
+    """Variants a new table may use, optionally of one game, ordered by game then name.
+
+    Active variants with a published version that is not retired (a variant made
+    outside the editor, with no versions yet, gets its data as version 1 when used).
+    """
+    versions = VariantVersion.objects.filter(variant=OuterRef("pk"))
+    playable = versions.filter(
+        status=VariantVersion.Status.PUBLISHED, retired_at__isnull=True
+    )
+    variants = Variant.objects.filter(active=True).filter(Exists(playable) | ~Exists(versions))
     if game is not None:
         variants = variants.filter(game=game)
     return variants.order_by("game", "name")

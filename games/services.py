@@ -21,7 +21,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
 from games import broadcast
-from games.engines import IllegalAction, InvalidVariant, engine_names, get_engine
+from games.editor import services as editor_services
+from games.editor.errors import VariantDataInvalid
+from games.engines import IllegalAction, InvalidVariant, get_engine
 from games.errors import (
     AlreadySeated,
     GameFull,
@@ -114,36 +116,28 @@ def check_action_size(action: Any) -> None:
         raise ActionTooLarge()
 
 
-# --- variants -------------------------------------------------------------------------------
+# --- variants (the rules editor's services: games/editor/services.py) -------------------------
 
 
-@transaction.atomic
 def save_variant(*, game: str, name: str, data: dict, is_default: bool = False) -> Variant:
-    """Create or update a variant after the engine has validated its data.
+    """Create a variant published as version 1, or publish ``data`` as its next version.
 
-    Raises ``InvalidVariant`` (listing every problem) and changes nothing when the
-    data is not playable; ``KeyError`` for an unknown game.
+    For scripts and tests (no simulation check; the editor's pages and API require one).
+    Raises ``InvalidVariant`` (listing every problem by field) and changes nothing when
+    the data is not playable; ``KeyError`` for an unknown game.
     """
-    engine = get_engine(game)
-    problems = engine.validate_variant(data)
-    if problems:
-        raise InvalidVariant(problems)
-    variant, _created = Variant.objects.update_or_create(
-        game=game,
-        name=name,
-        defaults={"data": data, "is_default": is_default, "active": True},
-    )
-    return variant
+    get_engine(game)
+    try:
+        return editor_services.publish_data(game=game, name=name, data=data,
+                                            is_default=is_default)
+    except VariantDataInvalid as exc:
+        raise InvalidVariant(exc.problems) from None
 
 
 def load_default_variants(*, games: list[str] | None = None) -> list[Variant]:
-    """Store (or refresh) every engine's default variants; idempotent."""
-    loaded = []
-    for game in games or engine_names():
-        engine = get_engine(game)
-        for name, data in engine.default_variants().items():
-            loaded.append(save_variant(game=game, name=name, data=data, is_default=True))
-    return loaded
+    """Store the engines' default variants without overwriting anything (see
+    ``games.editor.services.load_default_variants``); the variants, in order."""
+    return [result.variant for result in editor_services.load_default_variants(games=games)]
 
 
 # --- accounts (API registration) ------------------------------------------------------------
@@ -231,7 +225,7 @@ def _check_seats(engine: Any, seats: list[dict]) -> None:
 
 @transaction.atomic
 def create_game(*, creator: AbstractBaseUser, variant: Variant, seats: list[dict]) -> Game:
-    """Open a table of ``variant``; ``creator`` sits in seat 0.
+    """Open a table of ``variant``'s current version; ``creator`` sits in seat 0.
 
     ``seats`` is like ``[{"type": "human"}, {"type": "ai", "level": "normal"}]``; the game
     starts at once when every seat is filled (creator and AI seats only).
@@ -242,6 +236,10 @@ def create_game(*, creator: AbstractBaseUser, variant: Variant, seats: list[dict
         engine = get_engine(variant.game)
     except KeyError:
         raise VariantUnavailable() from None
+    # The table pins the variant's current published version, forever.
+    version = editor_services.version_for_new_game(variant)
+    if version is None:
+        raise VariantUnavailable()
     _check_seats(engine, seats)
     waits_for_people = any(spec["type"] == "human" for spec in seats[1:])
     if (
@@ -253,9 +251,10 @@ def create_game(*, creator: AbstractBaseUser, variant: Variant, seats: list[dict
     now = timezone.now()
     game = Game.objects.create(
         variant=variant,
+        variant_version=version,
         game_name=variant.game,
         variant_name=variant.name,
-        variant_data=json.loads(json.dumps(variant.data)),
+        variant_data=json.loads(json.dumps(version.data)),
         num_players=len(seats),
         created_by=creator,
     )

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from django.db import connection
+from django.db.models import ProtectedError
 from django.utils import timezone
 
 from games import services
@@ -102,9 +103,13 @@ def test_variant_data_is_a_snapshot(variant: Variant, make_user: Any) -> None:
     variant.save()
     game.refresh_from_db()
     assert game.variant_data == {"hand_size": 3}
-    variant.delete()
+    # The game pins the version it was made with: that version (and so its variant)
+    # cannot be deleted while the game exists; variants are retired instead.
+    assert game.variant_version.data == {"hand_size": 3}
+    with pytest.raises(ProtectedError):
+        variant.delete()
     game.refresh_from_db()
-    assert game.variant is None and game.variant_data == {"hand_size": 3}
+    assert game.variant == variant and game.variant_data == {"hand_size": 3}
 
 
 @pytest.mark.parametrize(

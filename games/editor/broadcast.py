@@ -1,0 +1,29 @@
+"""Socket hints of the rules editor: simulation progress for the variant's editor pages.
+
+Only ids and numbers travel (no variant data); the consumer draws the progress bar from
+them.  Like every socket message these are hints: the page also refetches.
+"""
+
+from __future__ import annotations
+
+from games.broadcast import _send
+
+
+def variant_group(variant_id: int) -> str:
+    """The Channels group of one variant's editor pages."""
+    return f"editor-variant-{int(variant_id)}"
+
+
+def simulation_progress(variant_id: int, simulation_id: int, done: int, total: int,
+                        status: str) -> bool:
+    """Tell the variant's editor pages how far a simulation has got."""
+    return _send(
+        variant_group(variant_id),
+        {
+            "type": "simulation.progress",
+            "simulation": int(simulation_id),
+            "done": int(done),
+            "total": int(total),
+            "status": str(status),
+        },
+    )

@@ -1,0 +1,93 @@
+"""Errors of the rules editor's services: a message, an HTTP status and a stable code.
+
+They are ``GameServiceError``s, so pages and API answer them like every other refusal:
+``{"detail": message, "code": code}`` (plus ``errors`` by field path for bad data).
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+from games.editor.paths import PathKey, format_path, group_problems
+from games.errors import GameServiceError
+
+
+class VariantDataInvalid(GameServiceError):
+    """Variant data the schema or the engine refuses; ``errors`` maps field paths to
+    messages and the message names every field."""
+
+    status_code = 422
+    code = "invalid_variant"
+    default_message = _("The variant data has problems.")
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = list(problems)
+        self.by_path: dict[PathKey, list[str]] = group_problems(self.problems)
+        self.errors = {format_path(k): v for k, v in self.by_path.items()}
+        super().__init__("; ".join(self.problems) or None)
+
+
+class VariantNameInvalid(GameServiceError):
+    status_code = 400
+    code = "invalid_name"
+    default_message = _(
+        "A variant name is 1 to 64 lower-case letters, digits, hyphens or underscores."
+    )
+
+
+class VariantNameTaken(GameServiceError):
+    status_code = 409
+    code = "name_taken"
+    default_message = _("This game already has a variant of that name.")
+
+
+class UnknownGame(GameServiceError):
+    status_code = 400
+    code = "unknown_game"
+    default_message = _("There is no such game.")
+
+
+class NoDraft(GameServiceError):
+    status_code = 409
+    code = "no_draft"
+    default_message = _("This variant has no draft.")
+
+
+class DraftExists(GameServiceError):
+    status_code = 409
+    code = "draft_exists"
+    default_message = _(
+        "This variant already has a draft: publish or discard it before starting another."
+    )
+
+
+class NotPublished(GameServiceError):
+    status_code = 409
+    code = "not_published"
+    default_message = _("Only a published version can be retired or restored.")
+
+
+class SimulationRequired(GameServiceError):
+    status_code = 409
+    code = "simulation_required"
+    default_message = _(
+        "Publishing needs a passing simulation of the draft as it is now: simulate it first."
+    )
+
+
+class SimulationRunning(GameServiceError):
+    status_code = 409
+    code = "simulation_running"
+    default_message = _("A simulation of this variant is already running.")
+
+
+class SimulationInvalid(GameServiceError):
+    status_code = 400
+    code = "invalid_simulation"
+    default_message = _("These simulation settings are not valid.")
+
+
+class ImportInvalid(GameServiceError):
+    status_code = 400
+    code = "invalid_import"
+    default_message = _("This file is not a variant export or variant data.")
