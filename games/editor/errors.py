@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from games.editor.paths import PathKey, format_path, group_problems
+from games.editor.paths import PathKey, group_problems, problem_label, split_problem
 from games.errors import GameServiceError
 
 
@@ -23,7 +23,13 @@ class VariantDataInvalid(GameServiceError):
     def __init__(self, problems: list[str]) -> None:
         self.problems = list(problems)
         self.by_path: dict[PathKey, list[str]] = group_problems(self.problems)
-        self.errors = {format_path(k): v for k, v in self.by_path.items()}
+        #: Messages by the field path as the engine wrote it (``steps[1]``).
+        self.errors: dict[str, list[str]] = {}
+        for problem in self.problems:
+            messages = self.errors.setdefault(problem_label(problem), [])
+            message = split_problem(problem)[1]
+            if message not in messages:
+                messages.append(message)
         super().__init__("; ".join(self.problems) or None)
 
 

@@ -69,6 +69,14 @@ def split_problem(problem: str) -> tuple[PathKey, str]:
     return (), problem.strip()
 
 
+def problem_label(problem: str) -> str:
+    """The path of a problem as the engine wrote it (``(variant)`` when it names none)."""
+    match = _PROBLEM.match(problem)
+    if match and parse_path(match.group("path")) is not None:
+        return match.group("path")
+    return ROOT_LABEL
+
+
 def key_of(path: Iterable[str | int]) -> PathKey:
     """The comparable key of a path."""
     return tuple(str(step) for step in path)
@@ -78,7 +86,7 @@ def format_path(path: Iterable[str | int]) -> str:
     """``("sites", 2, "footprint")`` -> ``sites[2].footprint`` (the engines' style)."""
     text = ""
     for step in path:
-        if isinstance(step, int):
+        if isinstance(step, int) or step.isdigit():  # an index, or a numeric map key
             text += f"[{step}]"
         elif re.fullmatch(r"[A-Za-z_][\w]*", step):
             text += ("." if text else "") + step
