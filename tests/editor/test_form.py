@@ -70,7 +70,7 @@ def test_schema_and_engine_problems_land_on_their_fields(toy):
     checked = submit(editor, html, **{"steps[1]": "0", "target": "5", "steps[2]": "7"})
     assert ("steps", "1") in checked.errors and "less than the minimum" in \
         checked.errors[("steps", "1")][0]
-    root, placed = editor.render(checked.tree, checked.errors)
+    _root, placed = editor.render(checked.tree, checked.errors)
     slots = {p.slot for p in placed}
     assert "f-steps--1" in slots
     # The engine's own check (not the schema) names steps[2] too once the schema is happy.
@@ -132,7 +132,7 @@ def nh(name: str = "standard") -> tuple[VariantEditor, dict, str]:
 
 
 def test_village_grid_edits_a_value_and_follows_the_row_count():
-    editor, data, html = nh()
+    editor, _data, html = nh()
     assert 'id="village-grid"' in html
     checked = submit(editor, html, **{"village.col_values[0]": "7"})
     assert checked.ok and checked.data["village"]["col_values"][0] == 7
@@ -170,7 +170,7 @@ def test_harvest_deck_counts_keep_the_deck_order():
 
 
 def test_an_unplayable_board_names_the_field():
-    editor, data, html = nh()
+    editor, _data, html = nh()
     checked = submit(editor, html, **{"board#cell-3-3": "settlement"})
     assert not checked.ok
     assert any(key[:2] == ("board", "play_area") for key in checked.errors)
@@ -208,7 +208,7 @@ def test_shape_cube_order_is_kept_when_a_cell_is_removed():
 
 
 def test_snowflake_piles_are_check_boxes():
-    editor, data, html = nf()
+    editor, _data, html = nf()
     post = form_post(html)
     post.setlist("deck#flake", ["2", "5", "6"])
     checked = editor.check(editor.read(post))
