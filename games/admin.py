@@ -2,10 +2,13 @@
 
 from django import forms
 from django.contrib import admin
+from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from games.editor import services as editor_services
 from games.engines import get_engine
-from games.models import Game, Move, Seat, Variant
+from games.models import Game, Move, Seat, Variant, VariantChange, VariantVersion
 
 
 class VariantAdminForm(forms.ModelForm):
@@ -27,11 +30,67 @@ class VariantAdminForm(forms.ModelForm):
         return cleaned
 
 
+class VersionInline(admin.TabularInline):
+    """Versions are read here; they are edited in the rules editor (/editor/)."""
+
+    model = VariantVersion
+    extra = 0
+    fields = ["number", "status", "origin", "published_at", "published_by", "retired_at",
+              "note"]
+    readonly_fields = fields
+    can_delete = False
+    show_change_link = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
 @admin.register(Variant)
 class VariantAdmin(admin.ModelAdmin):
+    """A new variant made here is published as version 1; later changes go through the
+    rules editor, which keeps versions, simulations and the change log."""
+
     form = VariantAdminForm
-    list_display = ["game", "name", "active", "is_default", "updated_at"]
+    list_display = ["game", "name", "active", "is_default", "updated_at", "editor_link"]
     list_filter = ["game", "active"]
+    inlines = [VersionInline]
+
+    @admin.display(description=_("rules editor"))
+    def editor_link(self, obj: Variant) -> str:
+        return format_html('<a href="{}">{}</a>', reverse("editor:variant", args=[obj.pk]),
+                           _("open"))
+
+    def get_readonly_fields(self, request, obj=None) -> list[str]:
+        return ["game", "name", "data", "editor_link"] if obj is not None else []
+
+    def save_model(self, request, obj: Variant, form, change: bool) -> None:
+        if change:
+            super().save_model(request, obj, form, change)  # the active flag only
+            return
+        variant = editor_services.publish_data(
+            game=obj.game, name=obj.name, data=obj.data, user=request.user)
+        obj.pk = variant.pk
+        obj.refresh_from_db()
+
+
+@admin.register(VariantChange)
+class VariantChangeAdmin(admin.ModelAdmin):
+    """The rules editor's change log: append-only, read-only here."""
+
+    list_display = ["created_at", "username", "action", "variant_label", "version_label"]
+    list_filter = ["action"]
+    search_fields = ["variant_label", "username"]
+    readonly_fields = ["created_at", "variant", "variant_label", "version", "version_label",
+                       "user", "username", "action", "changes", "note"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
 
 
 class SeatInline(admin.TabularInline):
@@ -61,7 +120,8 @@ class GameAdmin(admin.ModelAdmin):
     search_fields = ["id", "seats__user__username"]
     # Hidden information (seed, full state) and the invite token stay out of the admin.
     exclude = ["seed", "state_json", "invite_token"]
-    readonly_fields = ["game_name", "variant", "variant_name", "variant_data", "num_players",
+    readonly_fields = ["game_name", "variant", "variant_version", "variant_name", "variant_data",
+                       "num_players",
                        "version", "to_move", "result", "created_by", "started_at",
                        "finished_at"]
     inlines = [SeatInline, MoveInline]
