@@ -34,8 +34,9 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def live_url(tmp_path_factory) -> str:
-    """Base URL of a uvicorn serving ``config.asgi:application`` (session-wide)."""
+def live_env(tmp_path_factory) -> dict[str, str]:
+    """The environment of the live server: ``manage.py`` commands run with it share its
+    database (e.g. to create a staff account)."""
     tmp = tmp_path_factory.mktemp("e2e")
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     env.update(
@@ -46,6 +47,14 @@ def live_url(tmp_path_factory) -> str:
         AXES_FAILURE_LIMIT="50",
         PYTHONUNBUFFERED="1",
     )
+    return env
+
+
+@pytest.fixture(scope="session")
+def live_url(live_env) -> str:
+    """Base URL of a uvicorn serving ``config.asgi:application`` (session-wide)."""
+    env = live_env
+    tmp = Path(env["SQLITE_PATH"]).parent
     py = sys.executable
     for cmd in (["migrate", "--noinput"], ["load_variants", "newhaven"],
                 ["collectstatic", "--noinput", "-v0"]):
