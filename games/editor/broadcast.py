@@ -15,8 +15,9 @@ def variant_group(variant_id: int) -> str:
 
 
 def simulation_progress(variant_id: int, simulation_id: int, done: int, total: int,
-                        status: str) -> bool:
-    """Tell the variant's editor pages how far a simulation has got."""
+                        status: str, *, role: str = "draft") -> bool:
+    """Tell the variant's editor pages how far a simulation has got (``role``: of the
+    ``draft``, or of the ``published`` version it is compared with)."""
     return _send(
         variant_group(variant_id),
         {
@@ -25,5 +26,6 @@ def simulation_progress(variant_id: int, simulation_id: int, done: int, total: i
             "done": int(done),
             "total": int(total),
             "status": str(status),
+            "role": "published" if role == "published" else "draft",
         },
     )

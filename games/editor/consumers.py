@@ -52,8 +52,10 @@ class EditorConsumer(AsyncWebsocketConsumer):
 
     async def simulation_progress(self, event: dict) -> None:
         status = str(event.get("status", ""))
+        template = ("editor/partials/compare_progress.html"
+                    if event.get("role") == "published" else "editor/partials/sim_progress.html")
         with translation.override(self.language):
-            html = render_to_string("editor/partials/sim_progress.html", {
+            html = render_to_string(template, {
                 "status": status,
                 "done": int(event.get("done", 0)),
                 "total": int(event.get("total", 0)),

@@ -72,7 +72,7 @@ def _fmt(stats: dict | None, digits: int = 1) -> str:
     if not stats:
         return "–"
     mean, sd = f"{stats['mean']:.{digits}f}", f"{stats['sd']:.{digits}f}"
-    return f"{mean} ± {sd}  ({stats['min']:g}–{stats['max']:g})"
+    return f"{mean} ± {sd}  ({stats['min']:.4g}–{stats['max']:.4g})"
 
 
 @dataclass

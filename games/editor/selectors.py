@@ -90,14 +90,19 @@ def latest_simulation(version: VariantVersion | None) -> Simulation | None:
     return version.simulations.order_by("-created_at", "-id").first()
 
 
-def published_report(variant: Variant) -> tuple[VariantVersion | None, Simulation | None]:
-    """The current published version and its newest finished simulation (to compare with)."""
+def published_report(variant: Variant, like: Simulation | None = None,
+                     ) -> tuple[VariantVersion | None, Simulation | None, Simulation | None]:
+    """The current published version, its newest finished simulation to compare with
+    (preferably with the same bots as ``like``) and one still running, if any."""
     version = current_version(variant)
     if version is None:
-        return None, None
-    sim = (version.simulations.filter(status=Simulation.Status.DONE)
-           .order_by("-created_at", "-id").first())
-    return version, sim
+        return None, None, None
+    sims = version.simulations.order_by("-created_at", "-id")
+    done = sims.filter(status=Simulation.Status.DONE)
+    sim = (done.filter(bots=like.bots).first() if like is not None else None) or done.first()
+    running = sims.filter(status__in=[Simulation.Status.QUEUED,
+                                      Simulation.Status.RUNNING]).first()
+    return version, sim, running
 
 
 def simulation_is_current(sim: Simulation | None, version: VariantVersion | None) -> bool:

@@ -595,8 +595,12 @@ def expire_stale_simulations(*, variant: Variant) -> int:
 @transaction.atomic
 def request_simulation(*, variant: Variant, user: Any, games: Any, bots: Any,
                        players: Any = None, seed: Any = None,
-                       version: VariantVersion | None = None) -> Simulation:
+                       version: VariantVersion | None = None,
+                       compare: bool = True) -> Simulation:
     """Queue a simulation of the draft (or of ``version``) on Celery.
+
+    With ``compare``, the current published version is simulated too (same games and
+    seeds) unless it already has a finished simulation with these bots and counts.
 
     ``bots`` is one bot for every seat or one per seat; ``players`` one count or a list
     (default: every count the data supports).  ``SimulationInvalid`` for bad settings,
@@ -651,6 +655,20 @@ def request_simulation(*, variant: Variant, user: Any, games: Any, bots: Any,
                details=[{"games": games, "players": counts, "bots": bots, "seed": seed}])
     sim_id = sim.pk
     transaction.on_commit(lambda: _enqueue_simulation(sim_id), robust=True)
+    current = current_version(variant)
+    if compare and version.is_draft and current is not None and not (
+        current.simulations.filter(bots=bots, players=counts,
+                                   status=Simulation.Status.DONE).exists()
+    ) and not problems_of(engine, current.data):
+        # The report is shown beside the published version's: play the same games
+        # (same seeds) on it too, once per setting.
+        other = Simulation.objects.create(
+            version=current, digest=digest(current.data), data=current.data, games=games,
+            players=[n for n in counts if n in player_counts(engine, current.data)] or counts,
+            bots=bots, seed=seed, created_by=sim.created_by,
+        )
+        other_id = other.pk
+        transaction.on_commit(lambda: _enqueue_simulation(other_id), robust=True)
     return sim
 
 
@@ -727,4 +745,6 @@ def _finish(sim: Simulation, variant_id: int) -> bool:
 
 
 def _progress(variant_id: int, sim: Simulation, done: int, status: str | None = None) -> None:
-    broadcast.simulation_progress(variant_id, sim.pk, done, sim.games, status or sim.status)
+    role = "draft" if sim.version.is_draft else "published"
+    broadcast.simulation_progress(variant_id, sim.pk, done, sim.games, status or sim.status,
+                                  role=role)

@@ -283,7 +283,7 @@ def _sim_context(variant: Variant, draft: VariantVersion | None,
     engine = services.engine_of(variant.game)
     counts = player_counts(engine, draft.data) if draft else []
     sim = selectors.latest_simulation(draft)
-    published, published_sim = selectors.published_report(variant)
+    published, published_sim, comparing = selectors.published_report(variant, like=sim)
     sections = report_sections(sim.report if sim and sim.report else None,
                                published_sim.report if published_sim else None)
     errors = []
@@ -294,7 +294,7 @@ def _sim_context(variant: Variant, draft: VariantVersion | None,
     return {
         "variant": variant, "draft": draft, "sim": sim,
         "sim_current": selectors.simulation_is_current(sim, draft),
-        "published": published, "published_sim": published_sim,
+        "published": published, "published_sim": published_sim, "comparing": comparing,
         "sections": sections, "sim_errors": errors,
         "blocker": services.publish_blocker(draft) if draft else "",
         "sim_form": form or SimulationForm(bots=services.allowed_bots(), counts=counts),

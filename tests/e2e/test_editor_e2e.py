@@ -104,6 +104,7 @@ def test_staff_edit_simulate_and_publish_a_variant(browser, live_url, live_env, 
     assert any(0 < value < total for value, total, _status in seen), seen
     assert page.locator("#sim-report .report-section").count() == 3  # 2, 3 and 4 players
     screenshot(page, "editor-simulated")
+    page.locator("#sim-panel").screenshot(path=str(shots / "editor-simulation-panel.png"))
 
     # Publish: new tables get version 2 at once.
     page.click("#publish-button")

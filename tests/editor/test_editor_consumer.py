@@ -53,6 +53,10 @@ async def test_progress_reaches_staff_as_a_progress_bar():
                                                                 "done")
     done = await comm.receive_from(timeout=TIMEOUT)
     assert 'data-status="done"' in done and 'hx-trigger="load"' in done
+    await database_sync_to_async(broadcast.simulation_progress)(
+        variant.pk, 8, 3, 120, "running", role="published")
+    compare = await comm.receive_from(timeout=TIMEOUT)
+    assert 'id="compare-progress"' in compare and "3 of 120" in compare
     await comm.disconnect()
 
 

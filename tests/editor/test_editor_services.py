@@ -144,7 +144,7 @@ def test_one_simulation_at_a_time_and_lost_ones_expire(toy, boss, settings, monk
     with pytest.raises(SimulationRunning):
         services.request_simulation(variant=variant, user=boss, games=4, bots=["random"])
     settings.EDITOR_SIMULATION_STALE_SECONDS = -1
-    assert services.expire_stale_simulations(variant=variant) == 1
+    assert services.expire_stale_simulations(variant=variant) == 2  # and its comparison
     sim.refresh_from_db()
     assert sim.status == "failed" and "worker" in sim.error
     services.request_simulation(variant=variant, user=boss, games=4, bots=["random"])
@@ -261,3 +261,18 @@ def test_save_variant_still_publishes_for_scripts(toy):
     with pytest.raises(InvalidVariant):
         game_services.save_variant(game="toygame", name="s", data={"target": "x"})
     assert Simulation.objects.count() == 0 and Game.objects.count() == 0
+
+
+def test_the_published_version_is_simulated_alongside_for_comparison(toy, boss, fast_checks):
+    variant = shipped(toy)
+    services.save_draft(variant=variant, data={**toy.default_variants()["basic"],
+                                               "target": 12}, user=boss)
+    draft_sim = services.request_simulation(variant=variant, user=boss, games=6,
+                                            bots=["random"], seed=5)
+    v1 = services.current_version(variant)
+    compared = v1.simulations.get()
+    assert (compared.seed, compared.games, compared.bots) == (5, 6, ["random"])
+    assert compared.status == "done" and compared.report["completed"] == 6
+    # Once there is one for these settings, the next draft simulation needs no other.
+    services.request_simulation(variant=variant, user=boss, games=6, bots=["random"])
+    assert v1.simulations.count() == 1 and draft_sim.version.simulations.count() == 2

@@ -52,7 +52,7 @@ def test_a_chunk_is_stored_once_and_progress_is_broadcast(toy, boss, monkeypatch
     services.start_draft(variant=variant, user=boss)
     sent = []
     monkeypatch.setattr(services.broadcast, "simulation_progress",
-                        lambda *args: sent.append(args))
+                        lambda *args, role: sent.append((*args, role)))
     monkeypatch.setattr(transaction, "on_commit", lambda fn, using=None, robust=False: None)
     sim = services.request_simulation(variant=variant, user=boss, games=5, bots=["random"])
     assert services.run_simulation_chunk(simulation_id=sim.pk, budget=0.0)
@@ -77,7 +77,7 @@ def test_a_chunk_is_stored_once_and_progress_is_broadcast(toy, boss, monkeypatch
     sim.refresh_from_db()
     assert sim.status == "done" and sim.done == 5 and sim.report["completed"] == 5
     assert sum(r["games"] for r in sim.report["by_players"].values()) == 5
-    assert sent[0][4] == "running" and sent[-1][2:] == (5, 5, "done")
+    assert sent[0][4] == "running" and sent[-1][2:] == (5, 5, "done", "draft")
     assert all(args[0] == variant.pk and args[1] == sim.pk for args in sent)
 
 
