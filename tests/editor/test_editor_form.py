@@ -172,8 +172,10 @@ def test_harvest_deck_counts_keep_the_deck_order():
 def test_an_unplayable_board_names_the_field():
     editor, _data, html = nh()
     checked = submit(editor, html, **{"board#cell-3-3": "settlement"})
-    assert not checked.ok
-    assert any(key[:2] == ("board", "play_area") for key in checked.errors)
+    assert not checked.ok  # a settlement with nothing to put on it
+    assert checked.errors and all(key[0] == "board" for key in checked.errors)
+    root, placed = editor.render(checked.tree, checked.errors)
+    assert all(p.slot.startswith("f-board") for p in placed)
 
 
 # --- Nouvelle-France's visual editors ---------------------------------------------------------
