@@ -141,6 +141,14 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # (its task may have been lost with a worker); a duplicate task is a no-op.
 AI_STALL_SECONDS = int(os.environ.get("AI_STALL_SECONDS", "30"))
 
+# Rules editor: a draft publishes after a passing simulation of at least this many games;
+# a check plays in chunks of about this many seconds on the worker (AI turns wait at most
+# one chunk); a check nobody advanced for this long is given up (its worker died).
+EDITOR_MIN_SIMULATION_GAMES = int(os.environ.get("EDITOR_MIN_SIMULATION_GAMES", "10"))
+EDITOR_MAX_SIMULATION_GAMES = int(os.environ.get("EDITOR_MAX_SIMULATION_GAMES", "1000"))
+EDITOR_SIMULATION_CHUNK_SECONDS = float(os.environ.get("EDITOR_SIMULATION_CHUNK_SECONDS", "2"))
+EDITOR_SIMULATION_STALE_SECONDS = int(os.environ.get("EDITOR_SIMULATION_STALE_SECONDS", "900"))
+
 # --- Auth -------------------------------------------------------------------------------------
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",

@@ -64,6 +64,11 @@ class VariantEditor:
                ) -> tuple[Node, list[FieldError]]:
         """The field tree of ``data`` with ``errors`` on their fields."""
         form = self.form(data)
+        if not errors and not has_invalid(data):  # previews read the engine's rule data
+            try:
+                form.context["rule_data"] = self.engine.rule_data(to_json(data))
+            except Exception:
+                form.context["rule_data"] = None
         root = form.build(data)
         placed = attach_errors(root, errors or {})
         return root, placed

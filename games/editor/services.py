@@ -581,7 +581,7 @@ def allowed_bots() -> tuple[str, ...]:
 def expire_stale_simulations(*, variant: Variant) -> int:
     """Mark simulations nobody has advanced for ``EDITOR_SIMULATION_STALE_SECONDS`` failed
     (their worker died, or none is running), so a new one may start."""
-    limit = timezone.now() - timedelta(seconds=_setting("EDITOR_SIMULATION_STALE_SECONDS", 300))
+    limit = timezone.now() - timedelta(seconds=_setting("EDITOR_SIMULATION_STALE_SECONDS", 900))
     stale = Simulation.objects.filter(
         version__variant=variant, status__in=[Simulation.Status.QUEUED, Simulation.Status.RUNNING],
         updated_at__lt=limit,

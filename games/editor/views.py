@@ -338,6 +338,11 @@ def draft(request: HttpRequest, variant_id: int) -> HttpResponse:
     editor = VariantEditor(variant.game, name=variant.name)
     tree = editor.read(request.POST)
     checked = editor.check(tree)
+    if request.POST.get("op") and draft is not None:
+        # An add / remove button without JavaScript: draw the form again, save nothing.
+        root, placed = editor.render(tree, checked.errors)
+        return TemplateResponse(request, "editor/draft.html",
+                                _draft_context(variant, draft, root, placed, dirty=True))
     if checked.ok:
         try:
             draft = services.save_draft(variant=variant, data=checked.data, user=request.user,

@@ -174,7 +174,7 @@ def test_an_unplayable_board_names_the_field():
     checked = submit(editor, html, **{"board#cell-3-3": "settlement"})
     assert not checked.ok  # a settlement with nothing to put on it
     assert checked.errors and all(key[0] == "board" for key in checked.errors)
-    root, placed = editor.render(checked.tree, checked.errors)
+    _root, placed = editor.render(checked.tree, checked.errors)
     assert all(p.slot.startswith("f-board") for p in placed)
 
 

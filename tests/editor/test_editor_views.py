@@ -206,3 +206,12 @@ def test_garbage_posts_never_crash(nh, staff_client):
                      {"op": "remove:" + "x" * 300}, {"games": "-1", "bots": "nope"}):
             response = staff_client.post(reverse(f"editor:{url}", args=[nh.pk]), post)
             assert response.status_code in (200, 302, 400, 404, 409, 422), (url, post)
+
+
+def test_without_javascript_an_add_button_redraws_and_saves_nothing(nh, staff_client):
+    page = staff_client.get(reverse("editor:draft", args=[nh.pk])).content.decode()
+    post = form_post(page)
+    post["op"] = "add:resources"
+    response = staff_client.post(reverse("editor:draft", args=[nh.pk]), post)
+    assert response.status_code == 200 and 'name="resources[4]"' in response.content.decode()
+    assert len(services.draft_of(nh).data["resources"]) == 4

@@ -146,6 +146,10 @@ class BoardWidget(Widget):
                 })
             rows.append(cells)
         skip = {*self.LISTS}
+        rule_data = form.context.get("rule_data") or {}
+        turns = rule_data.get("turns_per_player")
+        node.extra["turns"] = sorted(turns.items(), key=lambda kv: int(kv[0])) if isinstance(
+            turns, dict) and all(str(k).isdigit() for k in turns) else []
         node.extra.update(
             rows=rows, size=size, resources=resources, outside=outside,
             order=json.dumps(order), areas=sorted(rects, key=lambda k: (len(k), k)),
