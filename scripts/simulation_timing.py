@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -44,6 +45,7 @@ def main() -> int:
     for command in (["migrate", "--noinput", "-v0"], ["load_variants", args.game]):
         subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env, check=True,
                        stdout=subprocess.DEVNULL)
+    cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     worker = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel", "WARNING",
          "--concurrency", "1", "--hostname", f"simtime-{os.getpid()}@%h"],
@@ -79,12 +81,16 @@ def main() -> int:
     finally:
         worker.terminate()
         worker.wait(timeout=30)
+    cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    worker_cpu = (cpu_after.ru_utime + cpu_after.ru_stime
+                  - cpu_before.ru_utime - cpu_before.ru_stime)
     if sim.status != Simulation.Status.DONE:
         raise SystemExit(f"simulation failed: {sim.error}")
     report = sim.report
     print(f"{args.game}/{args.variant}: {args.games} games, bots {args.bots}, "
           f"players {', '.join(map(str, sim.players))}, one worker (--concurrency 1)")
     print(f"wall clock   {elapsed:.1f} s  ({args.games / elapsed:.2f} games/s)")
+    print(f"worker CPU   {worker_cpu:.1f} s  (wall clock > CPU when the machine is shared)")
     print(f"chunks       {sim.step}  (mean {elapsed / max(sim.step, 1):.2f} s each)")
     print(f"playing      {report['seconds']:.1f} s  (engine + bots, summed over chunks)")
     print(f"completed    {report['completed']}, errors {len(report['errors'])}")
