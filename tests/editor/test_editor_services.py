@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -19,6 +20,8 @@ from games.editor.errors import (
     VariantDataInvalid,
     VariantNameTaken,
 )
+from games.editor.jsondata import digest
+from games.engines import get_engine
 from games.models import (
     AppendOnly,
     Game,
@@ -276,3 +279,36 @@ def test_the_published_version_is_simulated_alongside_for_comparison(toy, boss, 
     # Once there is one for these settings, the next draft simulation needs no other.
     services.request_simulation(variant=variant, user=boss, games=6, bots=["random"])
     assert v1.simulations.count() == 1 and draft_sim.version.simulations.count() == 2
+
+
+def test_restarting_make_run_keeps_an_admins_edit(boss, fast_checks, monkeypatch):
+    """``make run`` runs ``load_variants`` at every start: a published edit, a draft and a
+    retirement all survive it."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from games.editor import simulation
+
+    call_command("load_variants", "newhaven", stdout=StringIO())
+    variant = Variant.objects.get(game="newhaven", name="standard")
+    data = json.loads(json.dumps(variant.data))
+    data["village"]["col_values"][0] = 6
+    services.save_draft(variant=variant, data=data, user=boss)
+    # The admins' version is published as the editor would after a passing simulation.
+    draft = services.draft_of(variant)
+    Simulation.objects.create(version=draft, digest=digest(draft.data), data=draft.data,
+                              games=12, players=simulation.player_counts(
+                                  get_engine("newhaven"), draft.data), bots=["random"],
+                              status="done", report={"completed": 12, "errors": []})
+    services.publish_draft(variant=variant, user=boss)
+    services.start_draft(variant=variant, user=boss)
+    side_b = Variant.objects.get(game="newhaven", name="side-b")
+    services.set_variant_active(variant=side_b, active=False, user=boss)
+    out = StringIO()
+    call_command("load_variants", stdout=out)
+    variant.refresh_from_db()
+    side_b.refresh_from_db()
+    assert variant.data["village"]["col_values"][0] == 6 and not side_b.active
+    assert services.current_version(variant).number == 2 and services.draft_of(variant)
+    assert "newhaven/standard: unchanged" in out.getvalue()
