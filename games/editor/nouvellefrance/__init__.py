@@ -142,14 +142,23 @@ class CopiesWidget(Widget):
         data = form.context.get("data") or {}
         colours = [c for c in data.get("colours", []) if isinstance(c, str)]
         shapes = [s for s in data.get("shapes", []) if isinstance(s, dict)]
+        rule_shapes = {s.get("name"): s for s in (form.context.get("rule_data") or {}).get(
+            "shapes", []) if isinstance(s, dict)}
         rows = []
         for k, copy in enumerate(node.children):
             pattern = [_int(c.value) for c in copy.children]
             fills = [fill_of(colours[i]) if i is not None and 0 <= i < len(colours) else "#ccc"
                      for i in pattern]
-            previews = [piece_svg(_cells(s.get("cells")), fills, label=_(
-                "%(shape)s in copy %(n)d") % {"shape": s.get("name", "?"), "n": k + 1})
-                for s in shapes]
+            previews = []
+            for s in shapes:
+                label = _("%(shape)s in copy %(n)d") % {"shape": s.get("name", "?"), "n": k + 1}
+                copies = rule_shapes.get(s.get("name"), {}).get("copies")
+                if isinstance(copies, list) and k < len(copies) and isinstance(
+                        copies[k], dict) and isinstance(copies[k].get("orientations"), list):
+                    # The engine's count of distinct placements of this coloured piece.
+                    label += " · " + _("%(n)d orientations") % {
+                        "n": len(copies[k]["orientations"])}
+                previews.append(piece_svg(_cells(s.get("cells")), fills, label=label))
             rows.append({"node": copy, "cubes": copy.children, "previews": previews})
         node.extra.update(rows=rows, colours=[(i, c, fill_of(c)) for i, c in enumerate(colours)])
 
