@@ -13,7 +13,6 @@ Nothing here touches the database: ``games.editor.services`` stores what these r
 from __future__ import annotations
 
 import math
-import statistics
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -104,17 +103,6 @@ def merge_stats(a: dict | None, na: int, b: dict | None, nb: int) -> dict | None
     }
 
 
-def _stats(values: Sequence[float]) -> dict | None:
-    if not values:
-        return None
-    return {
-        "mean": statistics.fmean(values),
-        "sd": statistics.pstdev(values) if len(values) > 1 else 0.0,
-        "min": min(values),
-        "max": max(values),
-    }
-
-
 def merge_reports(a: dict | None, b: dict) -> dict:
     """Two reports of the same variant, player count and bots as one."""
     if a is None:
@@ -134,7 +122,7 @@ def merge_reports(a: dict | None, b: dict) -> dict:
             "score": merge_stats(sa["score"], na, sb["score"], nb),
         })
     names = sorted({*a["figures"], *b["figures"]})
-    score_values = [*a.get("score_values", []), *b.get("score_values", [])]
+    values_a, values_b = a.get("score_values", []), b.get("score_values", [])
     return {
         **b,
         "games": a["games"] + b["games"],
@@ -142,9 +130,8 @@ def merge_reports(a: dict | None, b: dict) -> dict:
         "seconds": a["seconds"] + b["seconds"],
         "actions": merge_stats(a["actions"], na, b["actions"], nb),
         "turns": merge_stats(a["turns"], na, b["turns"], nb),
-        "scores": _stats(score_values) if score_values else merge_stats(
-            a["scores"], na, b["scores"], nb),
-        "score_values": score_values,
+        "scores": merge_stats(a["scores"], len(values_a), b["scores"], len(values_b)),
+        "score_values": [*values_a, *values_b],
         "seats": seats,
         "ties": a["ties"] + b["ties"],
         "errors": [*a["errors"], *b["errors"]],
