@@ -261,6 +261,7 @@ class VariantChange(models.Model):
 
     class Action(models.TextChoices):
         CREATED = "created", _("created")
+        DRAFT_STARTED = "draft_started", _("draft started")
         DRAFT_SAVED = "draft_saved", _("draft saved")
         DRAFT_DISCARDED = "draft_discarded", _("draft discarded")
         SIMULATED = "simulated", _("simulation requested")

@@ -286,8 +286,8 @@ def start_draft(*, variant: Variant, user: Any,
         variant=variant, status=VariantVersion.Status.DRAFT, data=data, based_on=base,
         origin=Origin.EDITOR, created_by=user if getattr(user, "is_authenticated", False) else None,
     )
-    log_change(variant=variant, action=Action.DRAFT_SAVED, user=user, version=draft,
-               note=_("Draft started from %(version)s") % {"version": base.label if base else "-"})
+    log_change(variant=variant, action=Action.DRAFT_STARTED, user=user, version=draft,
+               note=_("from %(version)s") % {"version": base.label if base else "-"})
     return draft
 
 
