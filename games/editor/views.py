@@ -26,7 +26,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games.editor import selectors, services
 from games.editor.forms import CloneForm, ImportForm, NewVariantForm, SimulationForm, VariantEditor
-from games.editor.jsondata import diff
+from games.editor.jsondata import diff, digest
 from games.editor.presenters import change_summary, diff_rows, report_sections, reproduce_command
 from games.editor.simulation import player_counts
 from games.engines import engine_names, get_engine
@@ -306,7 +306,7 @@ def _draft_context(variant: Variant, draft: VariantVersion, root: Any, placed: l
                    **extra: Any) -> dict[str, Any]:
     return {
         "variant": variant, "title": _title(variant.game), "draft": draft, "root": root,
-        "placed": placed, "readonly": False,
+        "placed": placed, "readonly": False, "draft_digest": digest(draft.data),
         "form_url": reverse("editor:draft_form", args=[variant.pk]),
         "validate_url": reverse("editor:draft_validate", args=[variant.pk]),
         "rule_data": selectors.rule_data_of(variant.game, draft.data),
@@ -343,6 +343,16 @@ def draft(request: HttpRequest, variant_id: int) -> HttpResponse:
         root, placed = editor.render(tree, checked.errors)
         return TemplateResponse(request, "editor/draft.html",
                                 _draft_context(variant, draft, root, placed, dirty=True))
+    seen = request.POST.get("_draft_digest", "")
+    if draft is not None and seen and seen != digest(draft.data) and checked.ok \
+            and digest(checked.data) != digest(draft.data):
+        # Another member of staff saved the draft since this form was drawn: keep both.
+        root, placed = editor.render(tree, checked.errors)
+        messages.error(request, _(
+            "Someone else saved this draft since you opened it (see the variant's history). "
+            "Your edits are still in the form: save again to replace theirs, or reload."))
+        return TemplateResponse(request, "editor/draft.html", _draft_context(
+            variant, draft, root, placed, dirty=True), status=409)
     if checked.ok:
         try:
             draft = services.save_draft(variant=variant, data=checked.data, user=request.user,
@@ -372,6 +382,7 @@ def draft_form(request: HttpRequest, variant_id: int) -> HttpResponse:
     root, placed = editor.render(tree, checked.errors)
     return TemplateResponse(request, "editor/partials/variant_form.html", {
         "variant": variant, "root": root, "placed": placed, "readonly": False,
+        "draft_digest": request.POST.get("_draft_digest", ""),
         "form_url": reverse("editor:draft_form", args=[variant.pk]),
         "validate_url": reverse("editor:draft_validate", args=[variant.pk]),
         "dirty": True,

@@ -215,3 +215,18 @@ def test_without_javascript_an_add_button_redraws_and_saves_nothing(nh, staff_cl
     response = staff_client.post(reverse("editor:draft", args=[nh.pk]), post)
     assert response.status_code == 200 and 'name="resources[4]"' in response.content.decode()
     assert len(services.draft_of(nh).data["resources"]) == 4
+
+
+def test_a_save_over_someone_elses_newer_save_is_refused_once(nh, staff_client, boss):
+    page = staff_client.get(reverse("editor:draft", args=[nh.pk])).content.decode()
+    theirs = json.loads(json.dumps(services.draft_of(nh).data))
+    theirs["market_size"] = 6
+    services.save_draft(variant=nh, data=theirs, user=boss)  # another tab, another admin
+    mine = form_post(page, **{"village.col_values[0]": "7"})
+    refused = staff_client.post(reverse("editor:draft", args=[nh.pk]), mine)
+    assert refused.status_code == 409 and "Someone else saved" in refused.content.decode()
+    assert services.draft_of(nh).data["market_size"] == 6
+    again = staff_client.post(reverse("editor:draft", args=[nh.pk]),
+                              form_post(refused.content.decode()))
+    assert again.status_code == 302
+    assert services.draft_of(nh).data["village"]["col_values"][0] == 7
