@@ -10,14 +10,21 @@ from __future__ import annotations
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 
-from games.consumers import _language
 from games.editor.broadcast import variant_group
 
 FINISHED = ("done", "failed")
+
+
+def _language(scope: dict) -> str:
+    """The page's language (the language cookie, which Channels' cookie middleware read)."""
+    lang = (scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME, "")
+    return lang if lang in {code for code, _name in settings.LANGUAGES} else \
+        settings.LANGUAGE_CODE
 
 
 class EditorConsumer(AsyncWebsocketConsumer):
