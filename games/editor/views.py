@@ -35,6 +35,9 @@ from games.models import Simulation, Variant, VariantVersion
 
 View = Callable[..., HttpResponse]
 
+#: The largest variant file an import reads (real ones are a few KB).
+MAX_IMPORT_BYTES = 1024 * 1024
+
 
 def staff_required(view: View) -> View:
     """Staff only: the anonymous are sent to log in, everyone else gets 403."""
@@ -121,11 +124,20 @@ def import_view(request: HttpRequest) -> HttpResponse:
     form = ImportForm(request.POST or None, request.FILES or None, games=_games())
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data.get("file")
-        text = upload.read().decode("utf-8", "replace") if upload else form.cleaned_data["text"]
+        if upload and upload.size > MAX_IMPORT_BYTES:
+            form.add_error("file", _("A variant file is at most 1 MB."))
+            text = ""
+        else:
+            text = (upload.read().decode("utf-8", "replace") if upload
+                    else form.cleaned_data["text"])
+        payload = None
         try:
-            payload = json.loads(text)
-        except ValueError as exc:
+            payload = json.loads(text) if text else None
+        except (ValueError, RecursionError) as exc:
             form.add_error(None, _("This is not JSON: %(error)s") % {"error": exc})
+        if payload is None or form.errors:
+            if not form.errors:
+                form.add_error(None, _("Choose a file or paste the JSON."))
         else:
             try:
                 variant = services.import_variant(

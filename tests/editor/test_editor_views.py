@@ -230,3 +230,12 @@ def test_a_save_over_someone_elses_newer_save_is_refused_once(nh, staff_client, 
                               form_post(refused.content.decode()))
     assert again.status_code == 302
     assert services.draft_of(nh).data["village"]["col_values"][0] == 7
+
+
+def test_an_import_with_nothing_or_too_much_is_refused(staff_client, nh):
+    assert staff_client.post(reverse("editor:import"), {}).status_code == 400
+    big = SimpleUploadedFile("v.json", b" " * (1024 * 1024 + 1), "application/json")
+    response = staff_client.post(reverse("editor:import"), {"file": big})
+    assert response.status_code == 400 and "at most 1 MB" in response.content.decode()
+    deep = staff_client.post(reverse("editor:import"), {"text": "[" * 100_000})
+    assert deep.status_code == 400
