@@ -294,7 +294,9 @@ class GameDetailApi(GameApi):
 
     @extend_schema(responses={200: GameDocumentOutput, 404: ErrorOutput}, tags=["games"])
     def get(self, request: Request, game_id: int) -> Response:
-        return Response(self.document(game_id, request))
+        game = self.get_game(game_id)
+        services.nudge_if_stalled(game=game)  # a lost AI turn resumes for API clients too
+        return Response(selectors.game_document(game, request.user))
 
 
 class GameJoinApi(GameApi):

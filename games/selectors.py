@@ -7,9 +7,11 @@ returns the seed or ``state_json``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from django.db.models import Exists, OuterRef, Prefetch, QuerySet
+from django.utils import timezone
 
 from games.engines import State, engine_names, get_engine
 from games.models import Game, Move, Seat, Variant, VariantVersion
@@ -234,3 +236,22 @@ def games_of(user: Any, *, limit: int = 100) -> list[GameListing]:
         to_move = list(game.to_move) if game.status == Game.Status.RUNNING else []
         listings.append(GameListing(game, seat, to_move, seat in to_move))
     return listings
+
+
+def stalled_ai_games(*, older_than: float, limit: int = 500) -> list[Game]:
+    """Running games, unchanged for ``older_than`` seconds, where an AI seat is to move.
+
+    ``to_move`` is a JSON list, so the AI check is done here rather than in SQL; the
+    query reads only running games that have not changed for a while (a small set).
+    """
+    cutoff = timezone.now() - timedelta(seconds=older_than)
+    games = (
+        Game.objects.filter(status=Game.Status.RUNNING, updated_at__lte=cutoff)
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.exclude(ai_level="")))
+        .only("id", "status", "version", "to_move", "updated_at", "started_at")
+        .order_by("updated_at")[:limit]
+    )
+    return [
+        game for game in games
+        if any(seat.index in (game.to_move or []) for seat in game.seats.all())
+    ]

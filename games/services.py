@@ -11,6 +11,7 @@ import json
 import logging
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.password_validation import validate_password
@@ -63,10 +64,12 @@ __all__ = [
     "leave_game",
     "load_default_variants",
     "nudge_ai",
+    "nudge_if_stalled",
     "register_user",
     "save_variant",
     "start_game",
     "submit_action",
+    "sweep_stalled_ai",
 ]
 
 logger = logging.getLogger(__name__)
@@ -169,11 +172,23 @@ def register_user(*, username: str, password: str) -> AbstractBaseUser:
 # --- after-commit hooks ---------------------------------------------------------------------
 
 
-def _enqueue_ai(game_id: int, version: int) -> None:
-    """Queue the AI turn for ``version`` (runs after commit)."""
+def _enqueue_ai(game_id: int, version: int) -> bool:
+    """Queue the AI turn for ``version`` (runs after commit); False when the broker fails.
+
+    A failure is logged, never raised: the move is committed whatever happens to the
+    queue, and the periodic sweep (``sweep_stalled_ai``) enqueues the turn again later.
+    """
     from games.tasks import play_ai_turn  # tasks imports services
 
-    play_ai_turn.delay(game_id, version)
+    try:
+        play_ai_turn.delay(game_id, version)
+    except Exception as exc:  # broker down or unreachable: the sweep will pick it up
+        logger.warning(
+            "could not enqueue the AI turn of game %s at version %s (%s); "
+            "the stalled-turn sweep will retry it", game_id, version, exc.__class__.__name__,
+        )
+        return False
+    return True
 
 
 def _after_commit(game: Game, *, lobby: bool, seats: list[Seat] | None = None) -> None:
@@ -508,3 +523,38 @@ def nudge_ai(*, game: Game | int) -> bool:
     game_id, version = game.pk, game.version
     transaction.on_commit(lambda: _enqueue_ai(game_id, version), robust=True)
     return True
+
+
+def nudge_if_stalled(*, game: Game) -> bool:
+    """Enqueue the AI turn again if it has been pending longer than ``AI_STALL_SECONDS``.
+
+    Called by page loads, API reads, socket connects and the periodic sweep, so a turn
+    lost with its worker (or with the broker) is played again without anyone reloading.
+    At most one nudge per game version and stall period, however often it is called
+    (each nudge may queue an expensive search); when the cache is down it nudges anyway
+    (the broker is probably down too, and the task dedups by version).
+    """
+    from accounts.ratelimit import first_in_window
+
+    if game.status != Game.Status.RUNNING or not game.to_move:
+        return False
+    stall = settings.AI_STALL_SECONDS
+    if (timezone.now() - game.updated_at).total_seconds() < stall:
+        return False
+    started = game.started_at.timestamp() if game.started_at else 0
+    if not first_in_window(f"ai-nudge:{game.pk}:{started}:{game.version}", window=max(1, stall)):
+        return False
+    return nudge_ai(game=game)
+
+
+def sweep_stalled_ai(*, limit: int = 500) -> int:
+    """Nudge every running game whose AI turn has been pending too long; how many."""
+    from games.selectors import stalled_ai_games
+
+    nudged = 0
+    for game in stalled_ai_games(older_than=settings.AI_STALL_SECONDS, limit=limit):
+        if nudge_if_stalled(game=game):
+            nudged += 1
+    if nudged:
+        logger.info("stalled-turn sweep: re-enqueued %d AI turn(s)", nudged)
+    return nudged

@@ -15,13 +15,20 @@ from collections import deque
 from typing import Any
 
 from celery import shared_task
-from django.db import InterfaceError, OperationalError
+from celery.signals import worker_ready
+from django.conf import settings
+from django.core.cache import cache
 
+from accounts.ratelimit import cache_failed
+from games import services
 from games.errors import GameServiceError, StaleVersion
 from games.models import Game
 from games.services import AI_KEY_PREFIX, ai_seat_to_move, submit_action
 
 logger = logging.getLogger(__name__)
+
+#: Seconds an AI search may run before Celery interrupts it (the levels stop at 6 s).
+AI_SOFT_TIME_LIMIT = 60
 
 #: Upper bound on AI turns one eager loop plays (an all-AI game ends long before).
 MAX_EAGER_TURNS = 20_000
@@ -47,8 +54,12 @@ def choose_ai_action(engine: Any, state: Any, seat: int, level: str, seed: int) 
     return choose(engine, state, seat, level=level, seed=seed)
 
 
-def play_one_ai_turn(game_id: int, version: int) -> bool:
-    """Play the AI's action for ``version`` if it is still due; True when a move was made."""
+def play_one_ai_turn(game_id: int, version: int, *, fallback: bool = False) -> bool:
+    """Play the AI's action for ``version`` if it is still due; True when a move was made.
+
+    ``fallback`` plays the greedy bot's move instead of the seat's level (after repeated
+    failures of the real search), so the game goes on.
+    """
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.status != Game.Status.RUNNING or game.version != version:
         return False
@@ -58,9 +69,16 @@ def play_one_ai_turn(game_id: int, version: int) -> bool:
     engine = game.engine
     # The AI gets the true state but only ever looks at it through ``determinize``.
     state = engine.state_from_json(game.state_json)
-    action = choose_ai_action(
-        engine, state, seat.index, seat.ai_level, ai_seed(game.seed, version)
-    )
+    seed = ai_seed(game.seed, version)
+    if fallback:
+        logger.error(
+            "AI seat %s of game %s failed %s times at version %s: "
+            "playing the greedy bot's move so the game goes on",
+            seat.index, game_id, settings.AI_MAX_ATTEMPTS, version,
+        )
+        action = fallback_action(engine, state, seat.index, seed)
+    else:
+        action = choose_ai_action(engine, state, seat.index, seat.ai_level, seed)
     try:
         submit_action(
             game=game_id,
@@ -73,6 +91,32 @@ def play_one_ai_turn(game_id: int, version: int) -> bool:
     except StaleVersion:
         return False
     return True
+
+
+def fallback_action(engine: Any, state: Any, seat: int, seed: int) -> Any:
+    """The greedy bot's action (cheap, no search); a random legal one if even that fails."""
+    try:
+        return choose_ai_action(engine, state, seat, "greedy", seed)
+    except Exception:
+        logger.exception("the greedy bot failed too: playing a random legal action")
+        return random.Random(seed).choice(engine.legal_actions(state, seat))
+
+
+def count_attempt(game_id: int, version: int, retries: int) -> int:
+    """This delivery's attempt number for the turn (1 for the first).
+
+    Counted in the cache, so deliveries that never got to fail cleanly (a worker killed
+    mid-search, a task re-queued by the sweep) count too; Celery's own retry counter
+    when the cache is down.
+    """
+    key = f"ai-attempts:{game_id}:{version}"
+    try:
+        if cache.add(key, 1, timeout=3600):
+            return max(1, retries + 1)
+        return max(int(cache.incr(key)), retries + 1)
+    except Exception as exc:
+        cache_failed("the AI attempt counter", exc)
+        return retries + 1
 
 
 def _drain_eagerly(game_id: int, version: int) -> None:
@@ -102,17 +146,48 @@ def _drain_eagerly(game_id: int, version: int) -> None:
     bind=True,
     acks_late=True,
     reject_on_worker_lost=True,
-    autoretry_for=(OperationalError, InterfaceError),
-    retry_backoff=True,
-    max_retries=5,
+    ignore_result=True,
+    # A search that hangs is cut off (then retried, then replaced by the greedy move);
+    # the broker's visibility timeout is set well above ``time_limit`` (settings).
+    soft_time_limit=AI_SOFT_TIME_LIMIT,
+    time_limit=AI_SOFT_TIME_LIMIT + 15,
 )
 def play_ai_turn(self: Any, game_id: int, version: int) -> bool | None:
-    """Play the AI seat's turn of ``game_id`` at ``version`` (nothing if it moved on)."""
+    """Play the AI seat's turn of ``game_id`` at ``version`` (nothing if it moved on).
+
+    An error is retried with a backoff; from attempt ``AI_MAX_ATTEMPTS + 1`` on (errors,
+    time-outs, killed workers alike) the seat plays the greedy bot's move instead.
+    """
     if getattr(self.request, "is_eager", False):
         _drain_eagerly(game_id, version)
         return None
+    attempt = count_attempt(game_id, version, self.request.retries or 0)
+    fallback = attempt > settings.AI_MAX_ATTEMPTS
     try:
-        return play_one_ai_turn(game_id, version)
+        return play_one_ai_turn(game_id, version, fallback=fallback)
     except GameServiceError as exc:
         logger.warning("AI turn for game %s refused: %s", game_id, exc.code)
         return False
+    except Exception as exc:
+        if fallback:
+            logger.exception("AI turn for game %s at version %s failed even with the "
+                             "fallback; the sweep will try again", game_id, version)
+            return False
+        logger.warning("AI turn for game %s at version %s failed (attempt %s: %r); retrying",
+                       game_id, version, attempt, exc)
+        raise self.retry(exc=exc, countdown=min(30, 2 ** attempt), max_retries=None) from exc
+
+
+@shared_task(ignore_result=True)
+def sweep_stalled_ai() -> int:
+    """Periodic (Celery beat): re-enqueue AI turns pending past ``AI_STALL_SECONDS``."""
+    return services.sweep_stalled_ai()
+
+
+@worker_ready.connect
+def _sweep_on_worker_start(**_kwargs: Any) -> None:
+    """A worker that (re)starts sweeps at once: turns lost with its predecessor resume."""
+    try:
+        sweep_stalled_ai.delay()
+    except Exception:
+        logger.warning("could not queue the start-up sweep of stalled AI turns")

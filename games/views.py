@@ -17,13 +17,11 @@ from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
@@ -49,7 +47,7 @@ from games.services import (
     create_game,
     join_game,
     leave_game,
-    nudge_ai,
+    nudge_if_stalled,
     submit_action,
 )
 
@@ -485,7 +483,7 @@ def render_fragments(game: Game, viewer: Any, **kwargs) -> str:
 def play(request: HttpRequest, game_id: int) -> HttpResponse:
     """The play page (or its fragments for HTMX requests)."""
     game = _game_or_404(game_id)
-    _nudge_stalled_ai(game)
+    nudge_if_stalled(game=game)
     selection = rendering.Selection.parse(request.GET)
     if request.htmx:
         html = render_fragments(game, request.user, selection=selection,
@@ -493,30 +491,6 @@ def play(request: HttpRequest, game_id: int) -> HttpResponse:
         return HttpResponse(html)
     context = play_context(game, request.user, selection=selection, csrf_token=_csrf(request))
     return TemplateResponse(request, "games/play.html", context)
-
-
-def _nudge_stalled_ai(game: Game) -> None:
-    """Re-enqueue an AI turn that has waited too long (a task lost with its worker).
-
-    Harmless when the task is merely slow: a task that finds the version moved on does
-    nothing.  Called on page loads, so the game a person is looking at never stalls.
-    """
-    if game.status != Game.Status.RUNNING:
-        return
-    waited = (timezone.now() - game.updated_at).total_seconds()
-    if waited < settings.AI_STALL_SECONDS:
-        return
-    # At most one nudge per game version and stall period, however often the page is
-    # loaded: each nudge queues a (possibly expensive) AI search.
-    started = game.started_at.timestamp() if game.started_at else 0
-    lock = f"ai-nudge:{game.pk}:{started}:{game.version}"
-    try:
-        first = cache.add(lock, 1, timeout=max(1, settings.AI_STALL_SECONDS))
-    except Exception:  # no cache (Redis down): no broker either, and the page must load
-        logger.warning("cache unavailable: AI nudge for game %s skipped", game.pk)
-        return
-    if first:
-        nudge_ai(game=game)
 
 
 def _csrf(request: HttpRequest) -> str:

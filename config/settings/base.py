@@ -137,9 +137,37 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# An AI turn still pending after this long is enqueued again when someone opens the game
-# (its task may have been lost with a worker); a duplicate task is a no-op.
-AI_STALL_SECONDS = int(os.environ.get("AI_STALL_SECONDS", "30"))
+CELERY_TASK_IGNORE_RESULT = True  # tasks write to the database; nobody reads results
+# Redis redelivers a task that was taken but never acknowledged (its worker died) only
+# after this many seconds.  Set on purpose: well above the AI task's hard time limit
+# (75 s), so a slow search is never handed to a second worker while it runs; the quick
+# recovery of a lost turn is the sweep's job (below), not redelivery's.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "300")),
+    "socket_connect_timeout": 2,
+    "socket_timeout": 5,
+}
+# Publishing a task when Redis is down must not hold a request for long: two quick
+# retries, then the caller logs it and the sweep re-enqueues the turn later.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5,
+}
+# AI turns that stay pending (task lost with a killed worker, broker down at enqueue
+# time) are re-enqueued: by a periodic sweep (Celery beat, started with the worker by
+# `make run`), when a worker starts, and when someone opens the game (page, API, socket).
+# A duplicate task is a no-op (the version has moved on).
+AI_STALL_SECONDS = int(os.environ.get("AI_STALL_SECONDS", "15"))
+AI_SWEEP_SECONDS = float(os.environ.get("AI_SWEEP_SECONDS", "5"))
+# After this many failed attempts at one turn the seat plays the greedy bot's move.
+AI_MAX_ATTEMPTS = int(os.environ.get("AI_MAX_ATTEMPTS", "3"))
+CELERY_BEAT_SCHEDULE = {
+    "sweep-stalled-ai": {
+        "task": "games.tasks.sweep_stalled_ai",
+        "schedule": AI_SWEEP_SECONDS,
+        # A sweep that waited behind AI turns longer than a period is useless: drop it.
+        "options": {"expires": AI_SWEEP_SECONDS},
+    },
+}
 
 # Rules editor: a draft publishes after a passing simulation of at least this many games;
 # a check plays in chunks of about this many seconds on the worker (AI turns wait at most
@@ -211,6 +239,8 @@ CACHES = {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": "colonia",
+        # Fail fast when Redis is down or hung: rate limits then fail open (logged).
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},
     }
 }
 

@@ -19,7 +19,7 @@ from rest_framework.settings import api_settings
 from rest_framework.test import APIClient
 
 from games import rendering, services, views
-from games.models import Game, Move, Variant
+from games.models import Game, Move, Seat, Variant
 from games.selectors import legal_actions_json
 from games.services import create_game, join_game, load_default_variants, submit_action
 
@@ -311,18 +311,23 @@ def test_a_seat_acts_only_for_itself(running, ann, bob):
 # --- floods -------------------------------------------------------------------------------------
 
 
-def test_page_loads_nudge_a_stalled_ai_once_per_version(client, running, monkeypatch, settings):
+def test_page_loads_nudge_a_stalled_ai_once_per_version(client, running, monkeypatch, settings,
+                                                        on_commit):
     """Every page load of a stalled game queued another AI search: anyone could flood the
     workers by reloading.  One nudge per game version and stall period now."""
     settings.AI_STALL_SECONDS = 0
     cache.clear()
+    Seat.objects.filter(game=running, index=1).update(user=None, ai_level="easy")
+    Game.objects.filter(pk=running.pk).update(to_move=[1])  # the AI seat is to move
     calls = []
-    monkeypatch.setattr(views, "nudge_ai", lambda *, game: calls.append(game.pk))
+    monkeypatch.setattr(services, "_enqueue_ai", lambda game_id, version: calls.append(game_id))
     for _ in range(5):
-        assert client.get(reverse("play", args=[running.pk])).status_code == 200
+        with on_commit():
+            assert client.get(reverse("play", args=[running.pk])).status_code == 200
     assert calls == [running.pk]
     Game.objects.filter(pk=running.pk).update(version=1)  # the game moved on
-    client.get(reverse("play", args=[running.pk]))
+    with on_commit():
+        client.get(reverse("play", args=[running.pk]))
     assert calls == [running.pk, running.pk]
 
 
