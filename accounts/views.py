@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from axes.helpers import get_client_ip_address, get_cool_off
+from axes.helpers import get_cool_off
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse_lazy
@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts import ratelimit
+from accounts.client_ip import client_ip
 from accounts.forms import SignUpForm
 
 #: Sign-ups allowed per client address per hour (override with settings.SIGNUP_RATE_LIMIT).
@@ -32,6 +33,15 @@ def lockout(request: HttpRequest, original_response=None, credentials=None) -> H
     with a clear message, status 429."""
     from django.contrib.auth.forms import AuthenticationForm
 
+    if request.path.startswith("/api/"):
+        return JsonResponse(
+            {
+                "detail": _("Too many failed log-ins: try again in %(minutes)d minutes.")
+                % {"minutes": _cooloff_minutes(request)},
+                "code": "locked_out",
+            },
+            status=429,
+        )
     return TemplateResponse(
         request,
         "accounts/login.html",
@@ -67,7 +77,7 @@ class LoginView(auth_views.LoginView):
 
 def signup_allowed(request: HttpRequest) -> bool:
     limit = getattr(settings, "SIGNUP_RATE_LIMIT", SIGNUP_RATE_LIMIT)
-    address = get_client_ip_address(request) or "unknown"
+    address = client_ip(request)
     return ratelimit.hit(f"signup:{address}", limit=limit, window=SIGNUP_RATE_WINDOW)
 
 

@@ -17,11 +17,30 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from games.routing import websocket_urlpatterns  # noqa: E402
 
+
+class WebSocketNotFound:
+    """Unknown WebSocket paths are closed with 4404 (URLRouter raises: an HTTP 500)."""
+
+    def __init__(self, router: URLRouter) -> None:
+        self.router = router
+
+    async def __call__(self, scope, receive, send) -> None:
+        try:
+            return await self.router(scope, receive, send)
+        except ValueError as exc:
+            if "No route found" not in str(exc):
+                raise
+        message = await receive()
+        if message.get("type") == "websocket.connect":
+            await send({"type": "websocket.accept"})
+            await send({"type": "websocket.close", "code": 4404})
+
+
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            AuthMiddlewareStack(WebSocketNotFound(URLRouter(websocket_urlpatterns)))
         ),
     }
 )

@@ -7,8 +7,6 @@ version / not your turn / not running / key conflict / table full, 422 illegal m
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib.auth import authenticate
 from django.http import Http404
 from django.utils.translation import gettext as _
@@ -20,13 +18,14 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
+from accounts.client_ip import client_ip
+from accounts.ratelimit import cache_failed
 from games import selectors, services
+from games.api_errors import backend_unavailable
 from games.engines import get_engine
-from games.errors import GameServiceError
 from games.models import AI_LEVELS, Game, Variant
 from games.parsers import SafeJSONParser
 from games.selectors import active_variants
@@ -37,18 +36,25 @@ PARSERS = [SafeJSONParser, FormParser, MultiPartParser]
 
 
 class ClientAddressThrottle(ScopedRateThrottle):
-    """A scoped throttle keyed by the client's address that a client cannot choose.
+    """A scoped throttle keyed by the user, or by the client's address for anonymous
+    requests -- the address from the one rule of ``accounts.client_ip`` (a client cannot
+    choose it with a fresh ``X-Forwarded-For``).
 
-    DRF's default ``get_ident`` uses the whole ``X-Forwarded-For`` header when
-    ``NUM_PROXIES`` is unset, so a client that sends a fresh header on every request is
-    never throttled.  Here the header only counts when ``NUM_PROXIES`` says how many
-    proxies of ours append to it; otherwise the socket's address (``REMOTE_ADDR``) does.
+    The counters live in the cache (Redis): when it fails, the throttle fails *open*
+    and says so in the log, rather than turning every request into a 500.
     """
 
     def get_ident(self, request):
-        if api_settings.NUM_PROXIES is None:
-            return request.META.get("REMOTE_ADDR") or "unknown"
-        return super().get_ident(request)
+        return client_ip(request)
+
+    def allow_request(self, request, view):
+        try:
+            return super().allow_request(request, view)
+        except Exception as exc:
+            if not backend_unavailable(exc):
+                raise
+            cache_failed("an API throttle", exc)
+            return True
 
 
 # --- serializers ----------------------------------------------------------------------------
@@ -63,9 +69,19 @@ class VariantOutput(serializers.Serializer):
 
 
 class ErrorOutput(serializers.Serializer):
+    """Every API error: a message, a stable code, field errors for invalid input."""
+
     detail = serializers.CharField()
     code = serializers.CharField()
-    version = serializers.IntegerField(required=False)
+    errors = serializers.DictField(
+        required=False, help_text="Invalid input: the messages by field name."
+    )
+    version = serializers.IntegerField(
+        required=False, help_text="The game's current version (refetch on a 409)."
+    )
+    retry_after = serializers.IntegerField(
+        required=False, help_text="Throttled: seconds to wait before trying again."
+    )
 
 
 class CredentialsInput(serializers.Serializer):
@@ -149,6 +165,7 @@ class MoveOutput(serializers.Serializer):
 
 ERRORS = {
     400: OpenApiResponse(ErrorOutput, description="malformed request"),
+    401: OpenApiResponse(ErrorOutput, description="not signed in (send a token)"),
     403: OpenApiResponse(ErrorOutput, description="not your seat"),
     404: OpenApiResponse(ErrorOutput, description="no such game"),
     409: OpenApiResponse(ErrorOutput, description="stale version, not your turn, not running"),
@@ -159,17 +176,13 @@ ERRORS = {
 
 
 class GameApi(APIView):
-    """Turns ``GameServiceError`` into ``{"detail", "code", "version"?}`` responses."""
+    """The API's base view; errors take one shape in ``games.api_errors``."""
 
     parser_classes = PARSERS
 
-    def handle_exception(self, exc: Exception) -> Response:
-        if isinstance(exc, GameServiceError):
-            body: dict[str, Any] = {"detail": str(exc), "code": exc.code}
-            if exc.version is not None:
-                body["version"] = exc.version
-            return Response(body, status=exc.status_code)
-        return super().handle_exception(exc)
+    def get_authenticate_header(self, request: Request) -> str:
+        """Always a challenge, so a refused log-in is a 401 (as documented), never a 403."""
+        return super().get_authenticate_header(request) or 'Token realm="api"'
 
     def get_game(self, game_id: int) -> Game:
         try:
@@ -224,7 +237,7 @@ class TokenApi(GameApi):
 
     @extend_schema(
         request=CredentialsInput,
-        responses={200: TokenOutput, 400: ErrorOutput, 401: ErrorOutput, 403: ErrorOutput},
+        responses={200: TokenOutput, 400: ErrorOutput, 401: ErrorOutput, 429: ErrorOutput},
         auth=[],
         tags=["auth"],
     )
@@ -242,7 +255,7 @@ class TokenApi(GameApi):
 # --- variants and games ---------------------------------------------------------------------
 
 
-class VariantListApi(APIView):
+class VariantListApi(GameApi):
     """``GET /api/variants/``: every active variant of every game."""
 
     permission_classes = [AllowAny]
@@ -272,7 +285,7 @@ class GameCreateApi(GameApi):
 
     @extend_schema(
         request=GameCreateInput,
-        responses={201: GameDocumentOutput, 400: ErrorOutput, 403: ErrorOutput},
+        responses={201: GameDocumentOutput, 400: ErrorOutput, 401: ErrorOutput},
         tags=["games"],
     )
     def post(self, request: Request) -> Response:
@@ -331,7 +344,7 @@ class GameActionApi(GameApi):
     """
 
     permission_classes = [IsAuthenticated]
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [ClientAddressThrottle]
     throttle_scope = "moves"
 
     @extend_schema(

@@ -18,6 +18,12 @@ from django.conf import settings
 from django.utils import translation
 
 from games.broadcast import LOBBY_GROUP, game_group
+from games.socket_health import (
+    CLOSE_LAYER_FAILED,
+    CLOSE_NOT_FOUND,
+    CLOSE_SESSION_ENDED,
+    SocketHealthMixin,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -53,12 +59,34 @@ def _csrf_token(scope) -> str:
         return ""
 
 
-class _ViewerConsumer(AsyncWebsocketConsumer):
+class _ViewerConsumer(SocketHealthMixin, AsyncWebsocketConsumer):
+    """Failure handling (layer down, logout, unknown game) lives in ``games.socket_health``."""
+
     group: str = ""
 
     async def disconnect(self, code) -> None:
-        if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self.leave_group()
+
+    async def push(self, render) -> None:
+        """Send ``render()`` (sync, run in a thread) if the session is still good.
+
+        Closes with 4401 after a logout, 4404 when ``render`` returns ``None`` (the game
+        is gone), 1011 when a backend fails (the client reconnects and refetches).
+        """
+        try:
+            if not await database_sync_to_async(self.session_still_valid)():
+                await self.close(code=CLOSE_SESSION_ENDED)
+                return
+            html = await database_sync_to_async(render)()
+        except Exception:
+            logger.warning("socket push failed: closing with %d", CLOSE_LAYER_FAILED,
+                           exc_info=True)
+            await self.close(code=CLOSE_LAYER_FAILED)
+            return
+        if html is None:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        await self.send(text_data=html)
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
         """Clients do not talk over the socket: actions are form POSTs."""
@@ -69,21 +97,27 @@ class GameConsumer(_ViewerConsumer):
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        exists = await database_sync_to_async(self._exists)()
+        exists = await database_sync_to_async(self._exists_and_nudge)()
         if not exists:
-            await self.close(code=4404)
+            await self.reject(CLOSE_NOT_FOUND)
             return
         self.user = self.scope.get("user")
         self.language = _language(self.scope)
         self.csrf = _csrf_token(self.scope)
-        self.group = game_group(self.game_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
+        await self.join_group(game_group(self.game_id))
 
-    def _exists(self) -> bool:
+    def _exists_and_nudge(self) -> bool:
+        """Whether the game exists; a stalled AI turn is re-enqueued on the way."""
         from games.models import Game
+        from games.services import nudge_if_stalled
 
-        return Game.objects.filter(pk=self.game_id).exists()
+        game = Game.objects.filter(pk=self.game_id).only(
+            "id", "status", "version", "to_move", "updated_at", "started_at"
+        ).first()
+        if game is None:
+            return False
+        nudge_if_stalled(game=game)
+        return True
 
     def _render(self) -> str | None:
         """This viewer's fragments; ``None`` once the game is gone."""
@@ -100,11 +134,7 @@ class GameConsumer(_ViewerConsumer):
 
     async def game_updated(self, event: dict) -> None:
         """A move (or a seat change) was committed: send this viewer's fragments."""
-        html = await database_sync_to_async(self._render)()
-        if html is None:  # the game was deleted: nothing left to watch
-            await self.close(code=4404)
-            return
-        await self.send(text_data=html)
+        await self.push(self._render)
 
 
 class LobbyConsumer(_ViewerConsumer):
@@ -114,9 +144,7 @@ class LobbyConsumer(_ViewerConsumer):
         self.user = self.scope.get("user")
         self.language = _language(self.scope)
         self.csrf = _csrf_token(self.scope)
-        self.group = LOBBY_GROUP
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
+        await self.join_group(LOBBY_GROUP)
 
     def _render(self) -> str:
         from games.views import render_open_tables
@@ -125,5 +153,4 @@ class LobbyConsumer(_ViewerConsumer):
             return render_open_tables(self.user, csrf_token=self.csrf)
 
     async def lobby_updated(self, event: dict) -> None:
-        html = await database_sync_to_async(self._render)()
-        await self.send(text_data=html)
+        await self.push(self._render)

@@ -16,6 +16,26 @@ class SafeJSONParser(JSONParser):
 
     def parse(self, stream, media_type=None, parser_context=None):
         try:
-            return super().parse(stream, media_type, parser_context)
+            data = super().parse(stream, media_type, parser_context)
         except RecursionError:
             raise ParseError(_("JSON parse error - the document is nested too deeply.")) from None
+        if _has_nul(data):
+            # PostgreSQL refuses NUL in text and JSON: no real request needs one.
+            raise ParseError(_("JSON parse error - NUL characters are not allowed."))
+        return data
+
+
+def _has_nul(value: object) -> bool:
+    """True when a string anywhere in ``value`` (keys included) holds a NUL character."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False

@@ -11,7 +11,10 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
+
+from config.secret_key import local_secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = Path(os.environ.get("COLONIA_VAR_DIR", BASE_DIR / "var"))
@@ -33,9 +36,11 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
-# An insecure key is fine for development only; production.py refuses to start without one.
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "dev-only-insecure-key-change-me")
-DEBUG = env_bool("DJANGO_DEBUG", True)
+# Without DJANGO_SECRET_KEY, a random key made once in var/secret_key (never a published
+# one); production.py refuses to start without a strong key of its own.
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or local_secret_key(VAR_DIR)
+# Off unless asked for (`DJANGO_DEBUG=true make run`): users get real 404/500 pages.
+DEBUG = env_bool("DJANGO_DEBUG", False)
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
@@ -50,6 +55,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "django_htmx",
     "axes",
     "accounts",
@@ -58,7 +64,11 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Compresses its responses where BREACH cannot apply (see its docstring).
+    "config.middleware.SafeGZipMiddleware",
+    "config.middleware.RejectNulMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -67,6 +77,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "config.middleware.BackendUnavailableMiddleware",
     # Last, as django-axes asks: it sees the outcome of authentication.
     "axes.middleware.AxesMiddleware",
 ]
@@ -86,10 +97,27 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.csp",
             ],
         },
     },
 ]
+
+# --- Content Security Policy (Django 6) -------------------------------------------------------
+# Everything from this origin, nothing inline: no inline <script>, no style="" attributes
+# (templates put positions in data- attributes that static/js/colonia.js applies).
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF, CSP.NONCE],
+    "style-src": [CSP.SELF, CSP.NONCE],
+    "img-src": [CSP.SELF, "data:"],
+    "font-src": [CSP.SELF],
+    "connect-src": [CSP.SELF],  # same-origin WebSockets included
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.SELF],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+}
 
 # --- Database -------------------------------------------------------------------------------
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
@@ -220,17 +248,32 @@ REST_FRAMEWORK = {
         "token": os.environ.get("THROTTLE_TOKEN", "30/minute"),
         "moves": os.environ.get("THROTTLE_MOVES", "240/minute"),
     },
-    # How many proxies of ours append to X-Forwarded-For; unset = trust only REMOTE_ADDR.
-    "NUM_PROXIES": int(os.environ["NUM_PROXIES"]) if os.environ.get("NUM_PROXIES") else None,
+    # Every error in one shape: {"detail", "code", "errors"?} (games/api_errors.py).
+    "EXCEPTION_HANDLER": "games.api_errors.exception_handler",
+    # JSON only; the browsable API only while developing (DEBUG).
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
+    + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
 }
-# django-axes must see the same client address as the throttles.
-AXES_IPWARE_PROXY_COUNT = REST_FRAMEWORK["NUM_PROXIES"]
+# How many proxies of ours append to X-Forwarded-For (0: trust only the socket's address).
+# One rule for every per-address limit -- lockout, sign-up, API throttles: see
+# accounts/client_ip.py.
+TRUSTED_PROXIES = int(os.environ.get("NUM_PROXIES") or 0)
+AXES_CLIENT_IP_CALLABLE = "accounts.client_ip.client_ip"
+AXES_LOCKOUT_CALLABLE = "accounts.views.lockout"
 # No uploads here: keep request bodies small.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
 SPECTACULAR_SETTINGS = {
     "TITLE": "Colonia API",
     "DESCRIPTION": "Play New Haven and Nouvelle-France: tables, seats, views and moves.",
     "VERSION": "1",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "games.api_schema.add_error_responses",
+    ],
+    # Swagger UI from this server (drf-spectacular-sidecar), never from a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # --- Cache (rate limits, throttles) -----------------------------------------------------------
@@ -256,6 +299,11 @@ TIME_ZONE = "UTC"
 STATIC_URL = "static/"
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", VAR_DIR / "staticfiles"))
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Compressed (gzip) copies and hashed names, made by collectstatic (`make run` runs it).
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
 
 LOGGING = {
     "version": 1,

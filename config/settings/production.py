@@ -6,13 +6,18 @@ import os
 
 from django.core.exceptions import ImproperlyConfigured
 
+from config.secret_key import weakness
+
 from .base import *  # noqa: F403
 from .base import env_bool
 
 DEBUG = False
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
-if len(SECRET_KEY) < 50:
-    raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set to 50+ random characters.")
+if weakness(SECRET_KEY):
+    raise ImproperlyConfigured(
+        f"DJANGO_SECRET_KEY is weak ({weakness(SECRET_KEY)}): set it to 50+ random "
+        "characters, e.g. python -c 'import secrets; print(secrets.token_urlsafe(48))'."
+    )
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
@@ -27,7 +32,8 @@ X_FRAME_OPTIONS = "DENY"
 CSRF_COOKIE_HTTPONLY = True
 if "*" in ALLOWED_HOSTS:  # noqa: F405 - the WebSocket origin check relies on real hosts
     raise ImproperlyConfigured("DJANGO_ALLOWED_HOSTS must list real host names in production.")
-STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+# Never the browsable API in production, whatever DJANGO_DEBUG said to base.py.
+REST_FRAMEWORK = {
+    **REST_FRAMEWORK,  # noqa: F405
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
 }

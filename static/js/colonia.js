@@ -61,9 +61,72 @@
     }
   });
 
-  document.addEventListener("htmx:wsClose", function () {
+  document.addEventListener("htmx:wsClose", function (evt) {
     hadClose = true;
+    var code = evt.detail && evt.detail.event ? evt.detail.event.code : 0;
+    if (code === 4401 || code === 4404) {
+      // The session logged out (4401) or the game is gone (4404): the page as it stands
+      // is no longer ours to show; reload it (sign-in state, or the 404 page).
+      window.location.reload();
+      return;
+    }
     var el = document.getElementById("conn-state");
     setConn(el ? el.dataset.offline || "…" : "…", true);
+  });
+})();
+
+/* Connection and server failures of HTMX requests: say so, never fail silently.
+ *
+ * A 5xx (e.g. 503 while Redis or the database restarts), a 4xx without fragments, or
+ * no answer at all shows the #net-error banner (its texts are translated in base.html);
+ * the next successful request hides it.  Kept apart from the live-fragment code above.
+ */
+(function () {
+  "use strict";
+
+  function banner() { return document.getElementById("net-error"); }
+
+  function show(kind) {
+    var el = banner();
+    if (!el) return;
+    el.textContent = el.dataset[kind] || el.dataset.server || "";
+    el.hidden = false;
+  }
+
+  document.addEventListener("htmx:responseError", function (evt) {
+    var status = evt.detail.xhr ? evt.detail.xhr.status : 0;
+    show(status === 429 ? "busy" : status >= 500 ? "server" : "refused");
+  });
+  document.addEventListener("htmx:sendError", function () { show("network"); });
+  document.addEventListener("htmx:timeout", function () { show("network"); });
+  document.addEventListener("htmx:afterRequest", function (evt) {
+    var el = banner();
+    if (el && evt.detail.successful) el.hidden = true;
+  });
+})();
+
+/* Positions of overlay targets: the Content-Security-Policy forbids style="" attributes,
+ * so templates write them as data-pos="left:1%;top:2%" and this applies them through the
+ * CSSOM (which the policy allows), on load and on every swapped fragment.
+ */
+(function () {
+  "use strict";
+
+  function place(root) {
+    var nodes = root.querySelectorAll ? root.querySelectorAll("[data-pos]") : [];
+    var list = Array.prototype.slice.call(nodes);
+    if (root.hasAttribute && root.hasAttribute("data-pos")) list.push(root);
+    list.forEach(function (el) {
+      el.getAttribute("data-pos").split(";").forEach(function (decl) {
+        var i = decl.indexOf(":");
+        if (i > 0) el.style.setProperty(decl.slice(0, i).trim(), decl.slice(i + 1).trim());
+      });
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () { place(document); });
+  document.addEventListener("htmx:load", function (evt) { place(evt.detail.elt); });
+  document.addEventListener("htmx:oobAfterSwap", function (evt) {
+    place(evt.detail.target || evt.detail.elt);
   });
 })();

@@ -59,9 +59,25 @@ def hand_markers(game, seat):
     return {",".join(t["squares"]) for t in view["hand"]["tiles"]}
 
 
+@database_sync_to_async
+def logged_in_session(user):
+    """A real session of ``user`` (sockets re-check it before every push)."""
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    store = SessionStore()
+    if user.is_authenticated:
+        store[SESSION_KEY] = str(user.pk)
+        store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        store.save()
+    return store
+
+
 async def connect(path, user):
     communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), path)
     communicator.scope["user"] = user
+    communicator.scope["session"] = await logged_in_session(user)
     connected, _ = await communicator.connect(timeout=TIMEOUT)
     assert connected
     return communicator
@@ -120,8 +136,10 @@ async def test_unknown_game_is_refused():
     _game, (ann, _bob, _eve) = await setup_game()
     communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), "/ws/games/999999/")
     communicator.scope["user"] = ann
-    connected, _ = await communicator.connect(timeout=TIMEOUT)
-    assert not connected
+    await communicator.connect(timeout=TIMEOUT)
+    # Closed with a code the client can read (a refused handshake would hide it).
+    assert await communicator.receive_output(timeout=TIMEOUT) == {
+        "type": "websocket.close", "code": 4404}
 
 
 async def test_waiting_table_pushes_seat_changes():

@@ -1,0 +1,158 @@
+"""Sockets that fail loudly: a broken channel layer or a logged-out session closes them.
+
+Socket messages are hints, so the one thing a socket must never do is stay open and
+silent while the hints are lost.  Each web process runs one monitor (an asyncio task,
+started by the first socket) that probes the channel layer's Redis every
+``CHECK_SECONDS``.  When Redis fails -- or restarted, which loses every subscription --
+the monitor closes the process's sockets with 1011: the client shows "Connection lost",
+reconnects with a backoff (the HTMX WebSocket extension retries on 1006/1011/1012/1013)
+and refetches its view once the socket is back, so every viewer catches up.
+
+``SocketHealthMixin`` gives consumers the shared pieces: registration with the monitor,
+a join that closes with 1011 when the layer is down, a discard that never raises, and
+``session_still_valid`` (checked before every push: a socket stops showing a seat's hand
+the moment its session logs out).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import weakref
+from importlib import import_module
+from types import SimpleNamespace
+from typing import Any
+
+from django.conf import settings
+
+logger = logging.getLogger(__name__)
+
+#: Seconds between two probes of the channel layer (per web process, not per socket).
+CHECK_SECONDS = 2.0
+#: Close codes: the layer failed (the client retries), the session ended, no such thing.
+CLOSE_LAYER_FAILED = 1011
+CLOSE_SESSION_ENDED = 4401
+CLOSE_NOT_FOUND = 4404
+
+_sockets: weakref.WeakSet = weakref.WeakSet()
+_monitors: dict[int, asyncio.Task] = {}  # one per event loop
+_clients: dict[int, Any] = {}
+
+
+def _redis_url() -> str | None:
+    """The channel layer's Redis, or ``None`` for a layer without one (in-memory)."""
+    layer = settings.CHANNEL_LAYERS.get("default", {})
+    if "redis" not in layer.get("BACKEND", "").lower():
+        return None
+    hosts = layer.get("CONFIG", {}).get("hosts") or []
+    if not hosts:
+        return None
+    host = hosts[0]
+    return host if isinstance(host, str) else host.get("address")
+
+
+async def probe() -> tuple[bool, str | None]:
+    """``(healthy, server id)`` of the channel layer; the id changes when Redis restarts."""
+    url = _redis_url()
+    if url is None:
+        return True, None
+    import redis.asyncio as aioredis
+
+    loop_id = id(asyncio.get_running_loop())
+    client = _clients.get(loop_id)
+    if client is None:
+        client = _clients[loop_id] = aioredis.Redis.from_url(
+            url, socket_connect_timeout=1, socket_timeout=1
+        )
+    try:
+        info = await client.info("server")
+    except Exception:
+        return False, None
+    return True, str(info.get("run_id", ""))
+
+
+async def close_all(code: int = CLOSE_LAYER_FAILED) -> int:
+    """Close every socket of this process (they will reconnect and refetch); how many."""
+    sockets = list(_sockets)
+    for socket in sockets:
+        with contextlib.suppress(Exception):  # already gone
+            await socket.close(code=code)
+    return len(sockets)
+
+
+async def _monitor() -> None:
+    server_id: str | None = None
+    while _sockets:
+        healthy, current = await probe()
+        if not healthy:
+            closed = await close_all()
+            logger.warning("channel layer unavailable: closed %d socket(s); clients will "
+                           "reconnect and refetch", closed)
+        elif server_id and current and current != server_id:
+            closed = await close_all()
+            logger.warning("channel layer restarted (subscriptions lost): closed %d "
+                           "socket(s) so clients resubscribe and refetch", closed)
+        if healthy:
+            server_id = current or server_id
+        await asyncio.sleep(CHECK_SECONDS)
+
+
+def _ensure_monitor() -> None:
+    loop = asyncio.get_running_loop()
+    task = _monitors.get(id(loop))
+    if task is None or task.done():
+        _monitors[id(loop)] = loop.create_task(_monitor())
+
+
+class SocketHealthMixin:
+    """For ``AsyncWebsocketConsumer`` subclasses (see the module docstring)."""
+
+    group: str = ""
+
+    async def join_group(self, group: str) -> bool:
+        """Accept and join ``group``; on a channel-layer failure close with 1011, False."""
+        try:
+            await self.channel_layer.group_add(group, self.channel_name)
+        except Exception as exc:
+            logger.warning("channel layer unavailable on connect (%s): closing with %d",
+                           exc.__class__.__name__, CLOSE_LAYER_FAILED)
+            await self.accept()
+            await self.close(code=CLOSE_LAYER_FAILED)
+            return False
+        self.group = group
+        await self.accept()
+        _sockets.add(self)
+        _ensure_monitor()
+        return True
+
+    async def reject(self, code: int) -> None:
+        """Accept, then close with an application code the client can read (4xxx)."""
+        await self.accept()
+        await self.close(code=code)
+
+    async def leave_group(self) -> None:
+        _sockets.discard(self)
+        if self.group:
+            # The layer may be down: the subscription died with it.
+            with contextlib.suppress(Exception):
+                await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    def session_still_valid(self) -> bool:
+        """False once the signed-in viewer's session has logged out (or changed user).
+
+        Re-reads the session (sync: call through ``database_sync_to_async``); anonymous
+        viewers see only public views, so there is nothing to re-check for them.
+        """
+        user = self.scope.get("user")
+        if user is None or not getattr(user, "is_authenticated", False):
+            return True
+        session = self.scope.get("session")
+        key = getattr(session, "session_key", None)
+        if not key:
+            return False
+        from django.contrib.auth import get_user
+
+        store = import_module(settings.SESSION_ENGINE).SessionStore(key)
+        current = get_user(SimpleNamespace(session=store))
+        return bool(current.is_authenticated and current.pk == user.pk)
