@@ -8,6 +8,7 @@ Sockets are hints (clients refetch on gaps), so a broken layer is logged, never 
 from __future__ import annotations
 
 import logging
+import secrets
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -36,10 +37,15 @@ def _send(group: str, message: dict) -> bool:
 
 
 def game_updated(game_id: int, version: int) -> bool:
-    """Tell the game's sockets that it reached ``version``."""
+    """Tell the game's sockets that it reached ``version``.
+
+    ``hint`` is a random id of this notice: sockets of one viewer kind share one render
+    per hint (``games.fragment_cache``); it says nothing about the game.
+    """
     return _send(
         game_group(game_id),
-        {"type": "game.updated", "game_id": int(game_id), "version": int(version)},
+        {"type": "game.updated", "game_id": int(game_id), "version": int(version),
+         "hint": secrets.token_hex(8)},
     )
 
 

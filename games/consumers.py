@@ -18,6 +18,8 @@ from django.conf import settings
 from django.utils import translation
 
 from games.broadcast import LOBBY_GROUP, game_group
+from games.fragment_cache import cache as fragment_cache
+from games.fragment_cache import changed_only, token_digest
 from games.socket_health import (
     CLOSE_LAYER_FAILED,
     CLOSE_NOT_FOUND,
@@ -104,6 +106,7 @@ class GameConsumer(_ViewerConsumer):
         self.user = self.scope.get("user")
         self.language = _language(self.scope)
         self.csrf = _csrf_token(self.scope)
+        self.sent: dict[str, str] = {}  # fragment id -> digest last sent on this socket
         await self.join_group(game_group(self.game_id))
 
     def _exists_and_nudge(self) -> bool:
@@ -133,8 +136,50 @@ class GameConsumer(_ViewerConsumer):
             return render_fragments(game, self.user, csrf_token=self.csrf)
 
     async def game_updated(self, event: dict) -> None:
-        """A move (or a seat change) was committed: send this viewer's fragments."""
-        await self.push(self._render)
+        """A move (or a seat change) was committed: send this viewer's changed fragments.
+
+        Rendered once per hint and viewer kind in this process, shared by every socket
+        of that kind (``games.fragment_cache``); anonymous spectators need no database
+        read at all when another socket already rendered the hint.
+        """
+        try:
+            kind = await self._viewer_kind()
+            if kind is None:  # logged out since the last push
+                await self.close(code=CLOSE_SESSION_ENDED)
+                return
+            key = (self.game_id, event.get("hint") or event.get("version"), kind,
+                   self.language)
+            fragments = await fragment_cache.get(
+                key, lambda: database_sync_to_async(self._render)()
+            )
+        except Exception:
+            logger.warning("socket push failed: closing with %d", CLOSE_LAYER_FAILED,
+                           exc_info=True)
+            await self.close(code=CLOSE_LAYER_FAILED)
+            return
+        if fragments is None:  # the game was deleted: nothing left to watch
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        html = changed_only(fragments, self.sent)
+        if html:
+            await self.send(text_data=html)
+
+    async def _viewer_kind(self) -> str | None:
+        """``anon``, ``member-…`` or ``seat<N>-…`` (see games.fragment_cache); ``None``
+        once the signed-in viewer's session has ended."""
+        if not getattr(self.user, "is_authenticated", False):
+            return "anon"
+        return await database_sync_to_async(self._member_kind)()
+
+    def _member_kind(self) -> str | None:
+        from games.models import Seat
+
+        if not self.session_still_valid():
+            return None
+        seat = (Seat.objects.filter(game_id=self.game_id, user=self.user)
+                .values_list("index", flat=True).first())
+        tag = token_digest(self.csrf)
+        return f"member-{tag}" if seat is None else f"seat{seat}-{tag}"
 
 
 class LobbyConsumer(_ViewerConsumer):

@@ -241,14 +241,26 @@ async def test_no_hidden_information_in_socket_messages_over_a_whole_game():
     game, (ann, bob, eve) = await setup_game()
     path = f"/ws/games/{game.pk}/"
     sockets = [await connect(path, ann), await connect(path, bob), await connect(path, eve)]
+    from games.fragment_cache import split_fragments
+
     rng = random.Random(5)
     moves = 0
+    # What each client shows: sockets send only the fragments that changed, so the
+    # client's page is the fragments received so far, swapped in by id.
+    screens: list[dict[str, str]] = [{} for _ in sockets]
     while (result := await play_random_step(game, (ann, bob), rng, moves)) is not None:
         moves += 1
         version, hands = result
         for index, socket in enumerate(sockets):
-            html = await socket.receive_from(timeout=TIMEOUT)
-            assert f'data-version="{version}"' in html
+            message = await socket.receive_from(timeout=TIMEOUT)
+            assert f'data-version="{version}"' in message
+            for other in range(2):  # no message ever carries another seat's hand
+                if other != index:
+                    own = hands[index][0] if index < 2 else set()
+                    for tile in hands[other][0] - own:
+                        assert f'data-hand-tile="{tile}"' not in message, (moves, index)
+            screens[index].update({f.id: f.html for f in split_fragments(message)})
+            html = "".join(screens[index].values())
             tiles = set(re.findall(r'data-hand-tile="([^"]*)"', html))
             blind = set(re.findall(r'data-private-building="([^"]*)"', html))
             if index < 2:  # a seat: exactly its own hand tiles and blind draws

@@ -1,0 +1,97 @@
+"""Render once per hint and viewer kind, share it, send only what changed."""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+from django.contrib.auth.models import AnonymousUser
+from test_consumers import TIMEOUT, connect, play_first_legal, setup_game
+
+from games import broadcast
+from games.fragment_cache import FragmentCache, changed_only, split_fragments
+from games.fragment_cache import cache as fragment_cache
+
+HTML = ('<section id="a" data-version="3" hx-swap-oob="true"><p>x<br>y</p>'
+        '<svg><rect x="1"/></svg></section>\n<div id="b" data-version="3">'
+        '<input type="hidden" id="v" value="3"></div><ul id="c"><li>1</li></ul>')
+
+
+def test_split_fragments_finds_top_level_elements() -> None:
+    parts = split_fragments(HTML)
+    assert [p.id for p in parts] == ["a", "b", "c"]
+    assert "".join(p.html for p in parts) == HTML.replace("\n", "")
+    # Same content at another version: same digest; other content: another digest.
+    again = split_fragments(HTML.replace('data-version="3"', 'data-version="4"'))
+    assert [p.digest for p in again] == [p.digest for p in parts]
+    assert split_fragments(HTML.replace("<li>1", "<li>2"))[2].digest != parts[2].digest
+
+
+def test_unsplittable_html_is_sent_whole() -> None:
+    for html in ("plain text", '<p id="x">a</p><p>no id</p>', '<p id="x">a</p><p id="x">b</p>'):
+        parts = split_fragments(html)
+        assert len(parts) == 1 and parts[0].id == "" and parts[0].html == html
+
+
+def test_changed_only_sends_what_changed() -> None:
+    sent: dict[str, str] = {}
+    assert changed_only(split_fragments(HTML), sent) == HTML.replace("\n", "")
+    assert changed_only(split_fragments(HTML), sent) == ""
+    html = changed_only(split_fragments(HTML.replace("<li>1", "<li>2")), sent)
+    assert html == '<ul id="c"><li>2</li></ul>'
+
+
+@pytest.mark.asyncio
+async def test_one_render_per_key_however_many_ask() -> None:
+    import asyncio
+
+    cache = FragmentCache()
+    calls = 0
+
+    async def render() -> str:
+        nonlocal calls
+        calls += 1
+        await asyncio.sleep(0.01)
+        return HTML
+
+    results = await asyncio.gather(*(cache.get(("g", 1, "anon", "en"), render)
+                                     for _ in range(50)))
+    assert calls == 1 and all(r == results[0] for r in results)
+    await cache.get(("g", 2, "anon", "en"), render)
+    assert calls == 2
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_spectators_share_one_render_per_move(monkeypatch) -> None:
+    from django.db import connections
+
+    monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 0)
+    game, (ann, bob, _eve) = await setup_game()
+    path = f"/ws/games/{game.pk}/"
+    spectators = [await connect(path, AnonymousUser()) for _ in range(12)]
+    seats = [await connect(path, ann), await connect(path, bob)]
+    before = fragment_cache.renders
+    await play_first_legal(game, ann, 0, "m1")
+    messages = [await s.receive_from(timeout=TIMEOUT) for s in spectators + seats]
+    assert all('data-version="1"' in m for m in messages)
+    assert len(set(messages[:12])) == 1  # every spectator got the same text
+    # One render for all spectators, one per seat: not one per socket.
+    assert fragment_cache.renders - before == 3
+    for s in spectators + seats:
+        await s.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_hint_that_changes_nothing_sends_nothing(monkeypatch) -> None:
+    from django.db import connections
+
+    monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 0)
+    game, (ann, _bob, _eve) = await setup_game()
+    socket = await connect(f"/ws/games/{game.pk}/", AnonymousUser())
+    await play_first_legal(game, ann, 0, "m1")
+    first = await socket.receive_from(timeout=TIMEOUT)
+    assert first.count('hx-swap-oob="true"') == 5
+    await database_sync_to_async(broadcast.game_updated)(game.pk, 1)  # same state again
+    assert await socket.receive_nothing(timeout=0.5)
+    await socket.disconnect()
