@@ -100,6 +100,16 @@ class Child:
     def exit_code(self) -> int | None:
         return None if self.process is None else self.process.poll()
 
+    def reap(self) -> None:
+        """Kill what is left of the child's process group once its main process is gone.
+
+        A Celery worker killed with SIGKILL leaves its pool processes behind (still holding
+        a task, and spinning): they must not outlive it, let alone its replacement.
+        """
+        if self.process is not None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+
     def may_restart(self) -> bool:
         now = time.monotonic()
         while self.restarts and now - self.restarts[0] > RESTART_WINDOW:
@@ -109,15 +119,17 @@ class Child:
 
     def stop(self, timeout: float) -> None:
         """SIGTERM (warm shutdown), then SIGKILL after ``timeout`` seconds."""
-        if self.process is None or self.process.poll() is not None:
+        if self.process is None:
             return
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            say(f"{self.name} did not stop in {timeout:.0f} s: killing it")
-            self.process.kill()
-            self.process.wait()
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                say(f"{self.name} did not stop in {timeout:.0f} s: killing it")
+                self.process.kill()
+                self.process.wait()
+        self.reap()
 
 
 def wait_for_port(host: str, port: int, cancelled: Callable[[], bool],
@@ -225,11 +237,13 @@ def main(argv: list[str] | None = None) -> int:
                 if code is None:
                     continue
                 if not child.may_restart():
+                    child.reap()
                     say(f"the {child.name} keeps exiting ({MAX_RESTARTS} restarts in "
                         f"{RESTART_WINDOW:.0f} s, last code {code}); stopping")
                     exit_code, stopping = 1, True
                     break
                 say(f"the {child.name} exited with {code}: restarting it")
+                child.reap()
                 child.start()
                 say(f"started the {child.name} (pid {child.process.pid})")
             time.sleep(0.5)

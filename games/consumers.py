@@ -149,8 +149,10 @@ class GameConsumer(_ViewerConsumer):
                 return
             key = (self.game_id, event.get("hint") or event.get("version"), kind,
                    self.language)
+            # Off the process's one thread for sync code (thread_sensitive=False): a render
+            # must not queue behind the HTTP views that thread also runs.
             fragments = await fragment_cache.get(
-                key, lambda: database_sync_to_async(self._render)()
+                key, lambda: database_sync_to_async(self._render, thread_sensitive=False)()
             )
         except Exception:
             logger.warning("socket push failed: closing with %d", CLOSE_LAYER_FAILED,

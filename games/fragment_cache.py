@@ -9,6 +9,9 @@ and every socket of that kind gets the same text:
 * ``member-<csrf>``: a signed-in spectator (forms carry their CSRF token);
 * ``seat<N>-<csrf>``: a seat (its own ``observe`` and forms).
 
+Between web processes (``--workers N``) the render is shared through Redis as well
+(``SharedRenders``): one process renders, the others wait for its HTML.
+
 The key is the hint's id, not only the version: a table waiting for players changes
 (people join) while its version stays 0.  Concurrent sockets of one kind wait for the
 first render instead of rendering too (an asyncio future per key).
@@ -22,10 +25,12 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import re
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from html.parser import HTMLParser
+from typing import Any
 
 #: Renders kept per process (a few per live game are in use at any moment).
 CACHE_SIZE = 2048
@@ -107,6 +112,65 @@ def token_digest(token: str) -> str:
     return hashlib.blake2b(token.encode(), digest_size=6).hexdigest()
 
 
+class SharedRenders:
+    """The same renders shared between web processes through Redis (``REDIS_URL``).
+
+    The first process to see a hint for a kind renders it (it wins ``SET NX`` on a lock)
+    and stores the HTML for a minute; the others wait for that HTML instead of rendering
+    it too -- ``--workers N`` then costs one render per hint and kind, not N.  Without
+    Redis (tests, or Redis down) every process renders for itself.
+    """
+
+    LOCK_SECONDS = 5
+    KEEP_SECONDS = 60
+    WAIT_SECONDS = 2.0
+    POLL_SECONDS = 0.005
+
+    def __init__(self) -> None:
+        self.clients: dict[int, Any] = {}
+
+    def _client(self) -> Any | None:
+        from django.conf import settings
+
+        layer = settings.CHANNEL_LAYERS.get("default", {}).get("BACKEND", "")
+        if "redis" not in layer.lower():
+            return None
+        loop_id = id(asyncio.get_running_loop())
+        client = self.clients.get(loop_id)
+        if client is None:
+            import redis.asyncio as aioredis
+
+            client = self.clients[loop_id] = aioredis.Redis.from_url(
+                settings.REDIS_URL, socket_connect_timeout=1, socket_timeout=2
+            )
+        return client
+
+    async def get(self, key: tuple, render: Callable[[], Awaitable[str | None]]) -> str | None:
+        client = self._client()
+        if client is None:
+            return await render()
+        name = "colonia:fragments:" + hashlib.blake2b(repr(key).encode(),
+                                                      digest_size=16).hexdigest()
+        try:
+            if await client.set(name + ":lock", b"1", nx=True, ex=self.LOCK_SECONDS):
+                html = await render()
+                await client.set(name, b"\0" if html is None else html.encode(),
+                                 ex=self.KEEP_SECONDS)
+                return html
+            deadline = time.monotonic() + self.WAIT_SECONDS
+            while time.monotonic() < deadline:
+                value = await client.get(name)
+                if value is not None:
+                    return None if value == b"\0" else value.decode()
+                await asyncio.sleep(self.POLL_SECONDS)
+        except Exception:  # Redis down or slow: render here (the sockets close soon anyway)
+            pass
+        return await render()
+
+
+shared = SharedRenders()
+
+
 class FragmentCache:
     """Per-process LRU of rendered fragments with one in-flight render per key."""
 
@@ -128,8 +192,7 @@ class FragmentCache:
         future = asyncio.get_running_loop().create_future()
         self.inflight[key] = future
         try:
-            html = await render()
-            self.renders += 1
+            html = await shared.get(key, self._counted(render))
             fragments = None if html is None else split_fragments(html)
         except BaseException as exc:
             future.set_exception(exc)
@@ -142,6 +205,14 @@ class FragmentCache:
         while len(self.entries) > self.size:
             self.entries.popitem(last=False)
         return fragments
+
+    def _counted(self, render: Callable[[], Awaitable[str | None]]
+                 ) -> Callable[[], Awaitable[str | None]]:
+        async def counted() -> str | None:
+            self.renders += 1
+            return await render()
+
+        return counted
 
 
 #: The process's cache (one event loop per web process).

@@ -1,13 +1,24 @@
-"""A small, bounded load test of online play against a running server (loopback only).
+"""Load test of live play against a running server (loopback only); prints the curve.
 
-    python scripts/load.py --base http://127.0.0.1:8000 --games 4 --sockets 8 --duration 60
+    python scripts/load.py --base http://127.0.0.1:8000 --curve          # the whole curve
+    python scripts/load.py --tables 100 --sockets 1000 --duration 60     # one point
 
-It registers a few users through the API, opens ``--games`` tables of one human seat
-(played by this script with random legal actions) plus AI seats of level ``random``,
-opens ``--sockets`` spectating WebSockets on ``/ws/games/{id}/`` spread over the games,
-and prints moves per second and p50/p95 of the time from a committed move
-(``Move.created_at`` from the moves API) to the first socket message stamped with that
-version or a later one (``data-version="N"`` in the HTML, or ``"version": N`` in JSON).
+For each point it registers a few users through the API, opens ``--tables`` tables of one
+human seat (played by this script with random legal actions through the API) and AI seats
+(``--level``, played by the Celery worker), opens ``--sockets`` anonymous spectator
+WebSockets on ``/ws/games/{id}/`` spread evenly over the tables, plays for ``--duration``
+seconds and prints:
+
+* committed move -> fragment on another socket: for every move, the time from its commit
+  (``created_at`` from the moves API, server clock -- the same machine) to the first
+  message on *each* spectator socket of its table carrying that version or a later one;
+  p50 / p95 / p99 over all (move, socket) pairs;
+* moves per second (all tables, people and AI);
+* memory per idle socket: the growth of the web server's resident memory (all its
+  processes, found by ``--port`` in /proc) when the sockets opened, divided by their count.
+
+``--curve`` runs 10 / 100 / 1,000 sockets over 20 and over 100 tables.  Tables of a point
+stop when it ends (their human seat stops playing), so points do not add up.
 """
 
 from __future__ import annotations
@@ -15,8 +26,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import re
+import resource
 import statistics
 import sys
 import time
@@ -24,12 +37,15 @@ import urllib.error
 import urllib.request
 import uuid
 from datetime import datetime
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from websockets.asyncio.client import connect
 
-VERSION_RE = re.compile(r'data-version="(\d+)"|"version":\s*(\d+)')
+VERSION_RE = re.compile(r'data-version="(\d+)"')
 LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
+CURVE = [(20, 10), (20, 100), (20, 1000), (100, 10), (100, 100), (100, 1000)]
+MAX_TABLES, MAX_SOCKETS, MAX_DURATION = 200, 2000, 600.0
 
 
 class Api:
@@ -39,7 +55,7 @@ class Api:
         self.base = base.rstrip("/")
         self.token = token
 
-    def call(self, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
+    def call(self, method: str, path: str, body: dict | None = None) -> tuple[int, object]:
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(self.base + path, data=data, method=method)
         request.add_header("Content-Type", "application/json")
@@ -47,7 +63,7 @@ class Api:
         if self.token:
             request.add_header("Authorization", f"Token {self.token}")
         try:
-            with urllib.request.urlopen(request, timeout=30) as response:
+            with urllib.request.urlopen(request, timeout=60) as response:
                 return response.status, json.loads(response.read() or b"null")
         except urllib.error.HTTPError as error:
             payload = error.read()
@@ -56,7 +72,7 @@ class Api:
             except ValueError:
                 return error.code, {"detail": payload[:200].decode(errors="replace")}
 
-    async def acall(self, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
+    async def acall(self, method: str, path: str, body: dict | None = None):
         return await asyncio.to_thread(self.call, method, path, body)
 
 
@@ -70,46 +86,117 @@ def register(base: str, prefix: str, index: int) -> Api:
     return Api(base, body["token"])
 
 
-async def play_human(api: Api, game_id: int, deadline: float, rng: random.Random,
-                     counters: dict) -> None:
-    """Play seat 0 with random legal actions until the game ends or time is up."""
-    while time.monotonic() < deadline:
-        status, doc = await api.acall("GET", f"/api/games/{game_id}/")
-        if status != 200 or doc["status"] != "running":
-            return
-        if doc["legal_actions"]:
-            action = rng.choice(doc["legal_actions"])
-            status, _ = await api.acall(
-                "POST", f"/api/games/{game_id}/actions/",
-                {"action": action, "version": doc["version"], "key": uuid.uuid4().hex},
-            )
-            counters[status] = counters.get(status, 0) + 1
-            if status == 429:
-                await asyncio.sleep(1.0)
-        else:
-            await asyncio.sleep(0.05)  # the AI is thinking
+# --- the server's memory ------------------------------------------------------------------------
 
 
-async def spectate(ws_url: str, origin: str, game_id: int, arrivals: dict,
-                   deadline: float, errors: list) -> None:
-    """Record the first arrival time of each version on one socket."""
-    try:
-        async with connect(ws_url, origin=origin, open_timeout=10) as socket:
-            while True:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    return
+def _children() -> dict[int, list[int]]:
+    tree: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        tree.setdefault(ppid, []).append(int(entry.name))
+    return tree
+
+
+def server_pids(port: int) -> list[int]:
+    """The uvicorn process serving ``port`` and its worker processes (Linux /proc)."""
+    roots = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            argv = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        words = [a.decode(errors="replace") for a in argv]
+        if any("uvicorn" in w for w in words) and "--port" in words and str(port) in words:
+            roots.append(int(entry.name))
+    tree, pids, stack = _children(), [], list(roots)
+    while stack:
+        pid = stack.pop()
+        pids.append(pid)
+        stack.extend(tree.get(pid, []))
+    return pids
+
+
+def rss_bytes(pids: list[int]) -> int:
+    total = 0
+    for pid in pids:
+        try:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) * 1024
+        except OSError:
+            pass
+    return total
+
+
+# --- one point of the curve ---------------------------------------------------------------------
+
+
+async def play_human(api: Api, ws_url: str, origin: str, game_id: int, deadline: float,
+                     rng: random.Random, counters: dict) -> None:
+    """Play seat 0 with random legal actions until the game ends or time is up.
+
+    Like a browser, it learns that the AI moved from its own socket (not measured) and
+    only then reads the game, instead of polling the API while the AI thinks.
+    """
+    async with connect(ws_url, origin=origin, open_timeout=60, max_size=None) as socket:
+        while time.monotonic() < deadline:
+            status, doc = await api.acall("GET", f"/api/games/{game_id}/")
+            if status != 200 or doc["status"] != "running":
+                return
+            if doc["legal_actions"]:
+                action = rng.choice(doc["legal_actions"])
+                status, _ = await api.acall(
+                    "POST", f"/api/games/{game_id}/actions/",
+                    {"action": action, "version": doc["version"], "key": uuid.uuid4().hex},
+                )
+                counters[status] = counters.get(status, 0) + 1
+                if status == 429:
+                    await asyncio.sleep(1.0)
+                continue
+            # The AI is to move: wait for a message past this version (or 2 s, a hint may
+            # have been sent before the socket saw it).
+            wait_until = min(deadline, time.monotonic() + 2.0)
+            while (left := wait_until - time.monotonic()) > 0:
                 try:
-                    message = await asyncio.wait_for(socket.recv(), remaining)
+                    message = await asyncio.wait_for(socket.recv(), left)
                 except TimeoutError:
-                    return
+                    break
+                text = message if isinstance(message, str) else message.decode()
+                if any(int(v) > doc["version"] for v in VERSION_RE.findall(text)):
+                    break
+
+
+async def spectate(ws_url: str, origin: str, index: int, arrivals: list, ready: asyncio.Event,
+                   opened: list, stop: asyncio.Event, errors: list) -> None:
+    """Record (arrival time, version) of every message on one socket."""
+    try:
+        async with connect(ws_url, origin=origin, open_timeout=60, max_size=None) as socket:
+            opened.append(index)
+            if len(opened) == ready.target:  # type: ignore[attr-defined]
+                ready.set()
+            while not stop.is_set():
+                try:
+                    message = await asyncio.wait_for(socket.recv(), 0.5)
+                except TimeoutError:
+                    continue
                 now = time.time()
                 text = message if isinstance(message, str) else message.decode()
-                versions = [int(a or b) for a, b in VERSION_RE.findall(text)]
+                versions = [int(v) for v in VERSION_RE.findall(text)]
                 if versions:  # a message at version v also announces every move <= v
-                    arrivals.setdefault(game_id, []).append((now, max(versions)))
+                    arrivals[index].append((now, max(versions)))
     except Exception as exc:  # reported at the end
         errors.append(f"{ws_url}: {exc!r}")
+        opened.append(index)
+        if len(opened) == ready.target:  # type: ignore[attr-defined]
+            ready.set()
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -117,92 +204,144 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+async def run_point(args: argparse.Namespace, tables: int, sockets: int,
+                    apis: list[Api], variant_id: int, pids: list[int]) -> dict:
+    seats = [{"type": "human"}] + [{"type": "ai", "level": args.level}] * (args.players - 1)
+    ws_base = ("wss://" if args.base.startswith("https") else "ws://") + urlsplit(args.base).netloc
+    game_ids: list[tuple[int, Api]] = []
+    for i in range(tables):
+        api = apis[i % len(apis)]
+        status, doc = await api.acall("POST", "/api/games/",
+                                      {"variant": variant_id, "seats": seats})
+        if status != 201:
+            raise SystemExit(f"create game: HTTP {status} {doc}")
+        game_ids.append((doc["id"], api))
+
+    memory_before = rss_bytes(pids)
+    arrivals: list[list[tuple[float, int]]] = [[] for _ in range(sockets)]
+    socket_game = [game_ids[i % tables][0] for i in range(sockets)]
+    ready, stop = asyncio.Event(), asyncio.Event()
+    ready.target = sockets  # type: ignore[attr-defined]
+    opened: list[int] = []
+    errors: list[str] = []
+    tasks = []
+    for i in range(sockets):  # open in small batches: a burst of handshakes is not the test
+        tasks.append(asyncio.create_task(spectate(
+            f"{ws_base}/ws/games/{socket_game[i]}/", args.base, i, arrivals, ready, opened,
+            stop, errors)))
+        if i % 50 == 49:
+            await asyncio.sleep(0.2)
+    if sockets:
+        await asyncio.wait_for(ready.wait(), 300)
+    await asyncio.sleep(3.0)  # idle: let the server settle before measuring memory
+    memory_after = rss_bytes(pids)
+
+    rng = random.Random(args.seed)
+    counters: dict[int, int] = {}
+    started = time.monotonic()
+    deadline = started + args.duration
+    await asyncio.gather(*(play_human(api, f"{ws_base}/ws/games/{gid}/", args.base, gid,
+                                      deadline, random.Random(rng.random()), counters)
+                           for gid, api in game_ids))
+    elapsed = time.monotonic() - started
+    await asyncio.sleep(2.0)  # the last messages
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+    moves, latencies = 0, []
+    by_game: dict[int, list[int]] = {}
+    for i, gid in enumerate(socket_game):
+        by_game.setdefault(gid, []).append(i)
+    window_start = time.time() - elapsed - 2.5
+    for gid, api in game_ids:
+        _, log = await api.acall("GET", f"/api/games/{gid}/moves/")
+        for move in log:
+            committed = datetime.fromisoformat(move["created_at"]).timestamp()
+            if committed < window_start:
+                continue
+            moves += 1
+            for i in by_game.get(gid, []):
+                arrived = next((t for t, v in arrivals[i] if v >= move["seq"]), None)
+                if arrived is not None:
+                    latencies.append((arrived - committed) * 1000)
+    return {
+        "tables": tables, "sockets": sockets, "elapsed": elapsed, "moves": moves,
+        "latencies": latencies, "errors": errors, "statuses": counters,
+        "memory_per_socket": (memory_after - memory_before) / sockets if sockets else 0.0,
+    }
+
+
+def print_row(result: dict) -> None:
+    lat = result["latencies"]
+    if lat:
+        p50, p95, p99 = (statistics.median(lat), percentile(lat, 0.95),
+                         percentile(lat, 0.99))
+        lat_text = f"{p50:8.1f} {p95:8.1f} {p99:8.1f} {len(lat):8d}"
+    else:
+        lat_text = f"{'-':>8} {'-':>8} {'-':>8} {0:8d}"
+    moves_s = result["moves"] / result["elapsed"] if result["elapsed"] else 0.0
+    print(f"{result['tables']:6d} {result['sockets']:7d} {lat_text} {moves_s:8.1f} "
+          f"{result['memory_per_socket'] / 1024:10.1f} {len(result['errors']):6d}", flush=True)
+
+
+HEADER = (f"{'tables':>6} {'sockets':>7} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} "
+          f"{'samples':>8} {'moves/s':>8} {'KiB/socket':>10} {'errors':>6}")
+
+
 async def main_async(args: argparse.Namespace) -> int:
     parts = urlsplit(args.base)
     if parts.hostname not in LOOPBACK:
         raise SystemExit("this load script only targets a loopback server")
-    ws_base = ("wss://" if parts.scheme == "https" else "ws://") + parts.netloc
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 8192)), hard))
     prefix = f"load{uuid.uuid4().hex[:6]}u"
-    apis = [register(args.base, prefix, i) for i in range(min(args.users, args.games))]
-    status, variants = apis[0].call("GET", "/api/variants/")
+    apis = [register(args.base, prefix, i) for i in range(args.users)]
+    _status, variants = apis[0].call("GET", "/api/variants/")
     variant = next((v for v in variants if v["game"] == args.game
                     and v["name"] == args.variant), None)
     if variant is None:
         raise SystemExit(f"no active variant {args.game}/{args.variant}: run load_variants")
-    seats = [{"type": "human"}] + [{"type": "ai", "level": args.level}] * (args.players - 1)
-
-    rng = random.Random(args.seed)
-    deadline = time.monotonic() + args.duration
-    arrivals: dict[int, list[tuple[float, int]]] = {}
-    errors: list[str] = []
-    counters: dict[int, int] = {}
-    game_apis: list[tuple[int, Api]] = []
-    for i in range(args.games):
-        api = apis[i % len(apis)]
-        status, doc = api.call("POST", "/api/games/", {"variant": variant["id"], "seats": seats})
-        if status != 201:
-            raise SystemExit(f"create game: HTTP {status} {doc}")
-        game_apis.append((doc["id"], api))
-
-    sockets = [
-        spectate(f"{ws_base}/ws/games/{game_apis[i % len(game_apis)][0]}/", args.base,
-                 game_apis[i % len(game_apis)][0], arrivals, deadline, errors)
-        for i in range(args.sockets)
-    ]
-    socket_tasks = [asyncio.create_task(s) for s in sockets]
-    await asyncio.sleep(1.0)  # let the sockets join their groups before the first move
-    started = time.monotonic()
-    await asyncio.gather(*(play_human(api, gid, deadline, random.Random(rng.random()), counters)
-                           for gid, api in game_apis))
-    elapsed = time.monotonic() - started
-    await asyncio.sleep(1.0)  # the last messages
-    for task in socket_tasks:
-        task.cancel()
-    await asyncio.gather(*socket_tasks, return_exceptions=True)
-
-    moves, latencies, finished = 0, [], 0
-    for gid, api in game_apis:
-        _, doc = api.call("GET", f"/api/games/{gid}/")
-        finished += doc["status"] == "finished"
-        _, log = api.call("GET", f"/api/games/{gid}/moves/")
-        moves += len(log)
-        seen = arrivals.get(gid, [])
-        for move in log:
-            committed = datetime.fromisoformat(move["created_at"]).timestamp()
-            arrived = min((t for t, v in seen if v >= move["seq"]), default=None)
-            if arrived is not None:
-                latencies.append((arrived - committed) * 1000)
-    print(f"games: {len(game_apis)} ({finished} finished), sockets: {args.sockets}, "
-          f"elapsed: {elapsed:.1f} s")
-    print(f"moves: {moves}, moves/s: {moves / elapsed:.1f}, human POST statuses: {counters}")
-    if latencies:
-        print(f"commit -> socket message: n={len(latencies)} "
-              f"p50={statistics.median(latencies):.1f} ms "
-              f"p95={percentile(latencies, 0.95):.1f} ms max={max(latencies):.1f} ms")
-    else:
-        print("no socket message carried a version")
-    for error in errors[:5]:
-        print("socket error:", error, file=sys.stderr)
-    return 0 if latencies and not errors else 1
+    pids = server_pids(parts.port or 80)
+    print(f"server: {args.base} ({len(pids)} web processes found), game: {args.game}/"
+          f"{args.variant}, {args.players} seats (1 played here, AI level {args.level}), "
+          f"{args.duration:.0f} s per point")
+    print(HEADER, flush=True)
+    points = CURVE if args.curve else [(args.tables, args.sockets)]
+    failed = False
+    for tables, sockets in points:
+        result = await run_point(args, tables, sockets, apis, variant["id"], pids)
+        print_row(result)
+        for error in result["errors"][:3]:
+            print("  socket error:", error, file=sys.stderr)
+        failed |= bool(result["errors"]) or not result["latencies"]
+        bad = {k: v for k, v in result["statuses"].items() if k >= 500}
+        if bad:
+            print(f"  server errors on moves: {bad}", file=sys.stderr)
+            failed = True
+    return 1 if failed else 0
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--base", default="http://127.0.0.1:8000")
+    parser.add_argument("--base", default=os.environ.get("LOAD_BASE", "http://127.0.0.1:8000"))
     parser.add_argument("--game", default="newhaven")
     parser.add_argument("--variant", default="standard")
-    parser.add_argument("--games", type=int, default=4, help="tables (max 50)")
+    parser.add_argument("--curve", action="store_true",
+                        help="10 / 100 / 1,000 sockets over 20 and 100 tables")
+    parser.add_argument("--tables", type=int, default=20, help=f"AI tables (max {MAX_TABLES})")
     parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--level", default="random")
-    parser.add_argument("--sockets", type=int, default=8, help="spectating sockets (max 200)")
+    parser.add_argument("--level", default="random", help="AI level of the AI seats")
+    parser.add_argument("--sockets", type=int, default=100,
+                        help=f"spectating sockets (max {MAX_SOCKETS})")
     parser.add_argument("--users", type=int, default=4, help="API users (register throttle!)")
-    parser.add_argument("--duration", type=float, default=60.0, help="seconds (max 600)")
+    parser.add_argument("--duration", type=float, default=30.0,
+                        help=f"seconds of play per point (max {MAX_DURATION:.0f})")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    args.games = max(1, min(args.games, 50))
-    args.sockets = max(0, min(args.sockets, 200))
-    args.users = max(1, args.users)
-    args.duration = max(1.0, min(args.duration, 600.0))
+    args.tables = max(1, min(args.tables, MAX_TABLES))
+    args.sockets = max(0, min(args.sockets, MAX_SOCKETS))
+    args.users = max(1, min(args.users, 10))
+    args.duration = max(1.0, min(args.duration, MAX_DURATION))
     return asyncio.run(main_async(args))
 
 

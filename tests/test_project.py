@@ -110,6 +110,20 @@ class Console:
         return "\n".join(self.lines)
 
 
+def _group_members(pgid: int) -> list[int]:
+    """Live processes of process group ``pgid`` (Linux /proc)."""
+    members = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == pgid and fields[0] != "Z":
+                members.append(int(entry.name))
+    return members
+
+
 def _pid(line: str) -> int:
     return int(line.rsplit("(pid ", 1)[1].rstrip(")"))
 
@@ -153,6 +167,11 @@ def test_launcher_supervises_and_stops_in_order(tmp_path):
         os.kill(worker, signal.SIGKILL)
         console.wait_for("the worker exited with", start=mark)
         assert _pid(console.wait_for("started the worker", start=mark)) != worker
+        # ... and its pool processes died with it (orphans kept a task and spun).
+        deadline = time.monotonic() + 30
+        while _group_members(worker) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert _group_members(worker) == []
         # ... and so is the embedded Redis, on the same address.
         redis = _pid(console.wait_for("embedded Redis-compatible server"))
         mark = len(console.lines)
