@@ -2,12 +2,31 @@
 
 from __future__ import annotations
 
+import logging
 import os
 
 from celery import Celery
+from celery.signals import after_setup_logger
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
 
 app = Celery("colonia")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+class _QuietSweeps(logging.Filter):
+    """The stalled-turn sweep runs every few seconds: its routine lines would bury the
+    console of `make run`.  Its warnings (a turn re-enqueued, a failure) still show."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno >= logging.WARNING:
+            return True
+        text = record.getMessage()
+        return "sweep_stalled_ai" not in text and "sweep-stalled-ai" not in text
+
+
+@after_setup_logger.connect
+def _quiet_sweeps(logger: logging.Logger, **_kwargs: object) -> None:
+    for handler in logger.handlers:
+        handler.addFilter(_QuietSweeps())

@@ -556,5 +556,5 @@ def sweep_stalled_ai(*, limit: int = 500) -> int:
         if nudge_if_stalled(game=game):
             nudged += 1
     if nudged:
-        logger.info("stalled-turn sweep: re-enqueued %d AI turn(s)", nudged)
+        logger.warning("stalled-turn sweep: re-enqueued %d AI turn(s)", nudged)
     return nudged
