@@ -179,7 +179,7 @@ class Stack:
             actions = doc["legal_actions"]
             action = next((a for a in actions if a.get("type") in ("end_build", "pass")),
                           actions[0])
-            status, body = self.call("POST", f"/api/games/{game_id}/actions/", {
+            status, _body = self.call("POST", f"/api/games/{game_id}/actions/", {
                 "action": action, "version": doc["version"], "key": uuid.uuid4().hex},
                 token)
             statuses.append(status)
