@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: help install run test lint unit e2e browser bench clean
+.PHONY: help install run test lint unit e2e browser bench schemathesis load clean
 
 help:
 	@echo "make run    install into .venv, migrate, load the default variants, start everything"
@@ -43,6 +43,14 @@ test: install browser lint
 bench: install
 	$(PY) -m games.engines.bench newhaven --players 2 --games 200
 	$(PY) -m games.engines.bench nouvellefrance --players 2 --games 50
+
+# The API against its live schema with a long budget (the suite runs a short one).
+schemathesis: install
+	SCHEMATHESIS_MAX_EXAMPLES=$${SCHEMATHESIS_MAX_EXAMPLES:-500} $(VENV)/bin/pytest -q -s tests/api
+
+# The load curve against a running `make run` (see scripts/load.py --help).
+load: install
+	$(PY) scripts/load.py --curve
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .hypothesis .ruff_cache
