@@ -22,7 +22,12 @@ async def test_game_updated_reaches_the_game_group() -> None:
     try:
         assert await sync_to_async(broadcast.game_updated)(7, 3) is True
         message = await asyncio.wait_for(layer.receive(channel), 5)
+        hint = message.pop("hint")  # a random id of this notice (renders are shared by it)
         assert message == {"type": "game.updated", "game_id": 7, "version": 3}
+        assert len(hint) == 16 and int(hint, 16) >= 0
+        assert await sync_to_async(broadcast.game_updated)(7, 3) is True
+        again = await asyncio.wait_for(layer.receive(channel), 5)
+        assert again["hint"] != hint
         assert await sync_to_async(broadcast.lobby_updated)() is True
         assert await asyncio.wait_for(layer.receive(channel), 5) == {"type": "lobby.updated"}
     finally:
