@@ -15,7 +15,7 @@ def test_pages_respect_the_csp_and_errors_show(browser, live_url):
     page = ctx.new_page()
     page.set_default_timeout(TIMEOUT)
     violations: list[str] = []
-    page.on("console", lambda m: violations.append(m.text)
+    page.on("console", lambda m: violations.append(f"{page.url}: {m.text}")
             if "Content Security Policy" in m.text else None)
     page.goto(live_url + "/accounts/signup/")
     page.fill("#id_username", "csp_e2e")
