@@ -32,10 +32,10 @@ def _valid(address: str) -> str | None:
         return None
 
 
-def client_ip_from_meta(meta: dict, proxies: int | None = None) -> str:
-    """The client's address from WSGI/ASGI ``META`` (``"unknown"`` when there is none)."""
+def client_ip_from_meta(meta: dict, proxies: int | None = None) -> str | None:
+    """The client's address from WSGI/ASGI ``META`` (``None`` when there is none)."""
     proxies = settings.TRUSTED_PROXIES if proxies is None else proxies
-    remote = _valid(str(meta.get("REMOTE_ADDR") or "")) or "unknown"
+    remote = _valid(str(meta.get("REMOTE_ADDR") or ""))
     if not proxies:
         return remote
     forwarded = [part for part in str(meta.get("HTTP_X_FORWARDED_FOR", "")).split(",")
@@ -45,6 +45,15 @@ def client_ip_from_meta(meta: dict, proxies: int | None = None) -> str:
     return _valid(forwarded[-proxies]) or remote
 
 
-def client_ip(request: HttpRequest) -> str:
-    """The client's address of ``request`` (``AXES_CLIENT_IP_CALLABLE`` points here)."""
+def client_ip(request: HttpRequest) -> str | None:
+    """The client's address of ``request`` (``AXES_CLIENT_IP_CALLABLE`` points here).
+
+    ``None`` when the request has none (e.g. ``Client.login`` in tests): django-axes then
+    stores NULL, which PostgreSQL accepts in an address column and ``"unknown"`` is not.
+    """
     return client_ip_from_meta(request.META)
+
+
+def client_key(request: HttpRequest) -> str:
+    """The client's address as a rate-limit key (``"unknown"`` when there is none)."""
+    return client_ip(request) or "unknown"

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts import ratelimit
-from accounts.client_ip import client_ip
+from accounts.client_ip import client_key
 from accounts.forms import SignUpForm
 
 #: Sign-ups allowed per client address per hour (override with settings.SIGNUP_RATE_LIMIT).
@@ -77,7 +77,7 @@ class LoginView(auth_views.LoginView):
 
 def signup_allowed(request: HttpRequest) -> bool:
     limit = getattr(settings, "SIGNUP_RATE_LIMIT", SIGNUP_RATE_LIMIT)
-    address = client_ip(request)
+    address = client_key(request)
     return ratelimit.hit(f"signup:{address}", limit=limit, window=SIGNUP_RATE_WINDOW)
 
 

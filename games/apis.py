@@ -21,7 +21,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from accounts.client_ip import client_ip
+from accounts.client_ip import client_key
 from accounts.ratelimit import cache_failed
 from games import selectors, services
 from games.api_errors import backend_unavailable
@@ -45,7 +45,7 @@ class ClientAddressThrottle(ScopedRateThrottle):
     """
 
     def get_ident(self, request):
-        return client_ip(request)
+        return client_key(request)
 
     def allow_request(self, request, view):
         try:

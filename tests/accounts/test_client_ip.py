@@ -28,10 +28,10 @@ from accounts.client_ip import client_ip_from_meta
         (1, {"REMOTE_ADDR": "10.0.0.1", "HTTP_X_FORWARDED_FOR": "not-an-ip"}, "10.0.0.1"),
         (1, {"REMOTE_ADDR": "10.0.0.1", "HTTP_X_FORWARDED_FOR": "[2001:db8::1]:443"},
          "2001:db8::1"),
-        (0, {}, "unknown"),
+        (0, {}, None),
     ],
 )
-def test_client_ip_rule(proxies: int, meta: dict, expected: str) -> None:
+def test_client_ip_rule(proxies: int, meta: dict, expected: str | None) -> None:
     assert client_ip_from_meta(meta, proxies) == expected
 
 
