@@ -32,7 +32,7 @@ PLAIN = {"Accept-Encoding": "identity"}
 
 
 @pytest.fixture(autouse=True)
-def _data(db, settings, monkeypatch) -> None:
+def _data(db, settings, monkeypatch):
     """Variants to play, and no throttles or lockouts (a long run would otherwise meet a
     wall of valid 429s and test nothing else)."""
     from django.core.cache import cache
@@ -45,6 +45,16 @@ def _data(db, settings, monkeypatch) -> None:
     monkeypatch.setattr(ClientAddressThrottle, "THROTTLE_RATES", {
         "register": "100000/minute", "token": "100000/minute", "moves": "100000/minute"})
     settings.AXES_ENABLED = False
+    # As Django's test client does: requests must not close the test's database
+    # connection (on PostgreSQL the test's transaction would be gone).
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
 
 
 @pytest.fixture

@@ -66,14 +66,15 @@ async def test_spectator_socket_needs_no_session() -> None:
 
 
 async def test_channel_layer_failure_on_connect_closes_with_1011(monkeypatch) -> None:
-    from channels.layers import InMemoryChannelLayer
+    from channels.layers import get_channel_layer
 
     game, (ann, _bob, _eve) = await setup_game()
 
     async def broken(self, group, channel):
         raise ConnectionRefusedError("Connection refused")
 
-    monkeypatch.setattr(InMemoryChannelLayer, "group_add", broken)
+    # The configured layer (in memory, or Redis when REDIS_URL is set).
+    monkeypatch.setattr(type(get_channel_layer()), "group_add", broken, raising=False)
     from channels.routing import URLRouter
 
     from games.routing import websocket_urlpatterns
