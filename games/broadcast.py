@@ -7,8 +7,11 @@ Sockets are hints (clients refetch on gaps), so a broken layer is logged, never 
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
 import secrets
+import threading
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -23,13 +26,58 @@ def game_group(game_id: int) -> str:
     return f"game-{game_id}"
 
 
+class _Publisher:
+    """A process's own event loop (in a daemon thread) for hints sent from sync code.
+
+    ``async_to_sync`` from a plain thread (a Celery worker, a management command) runs
+    each call in a new event loop, and the Redis layer opens a new connection per loop:
+    ~15 ms per hint, on every move.  One long-lived loop keeps one connection.  Only for
+    the Redis layers: the in-memory layer (tests) must be used from its consumers' loop.
+    """
+
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.pid = 0
+        self.lock = threading.Lock()
+
+    def _ensure(self) -> asyncio.AbstractEventLoop:
+        with self.lock:
+            if self.loop is None or self.pid != os.getpid() or self.loop.is_closed():
+                loop = asyncio.new_event_loop()  # a forked child starts its own
+                threading.Thread(target=loop.run_forever, name="colonia-hints",
+                                 daemon=True).start()
+                self.loop, self.pid = loop, os.getpid()
+            return self.loop
+
+    def send(self, layer, group: str, message: dict) -> None:
+        future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message),
+                                                  self._ensure())
+        future.result(timeout=PUBLISH_TIMEOUT)
+
+
+#: Seconds a hint may take to publish before the move goes on without it.
+PUBLISH_TIMEOUT = 5.0
+_publisher = _Publisher()
+
+
+def _in_event_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
 def _send(group: str, message: dict) -> bool:
     """``group_send`` from sync code; False (and a log line) when it fails."""
     try:
         layer = get_channel_layer()
         if layer is None:
             return False
-        async_to_sync(layer.group_send)(group, message)
+        if "redis" in type(layer).__module__ and not _in_event_loop():
+            _publisher.send(layer, group, message)
+        else:
+            async_to_sync(layer.group_send)(group, message)
     except Exception:  # a socket hint must never break a move
         logger.warning("channel layer unavailable: could not notify group %s", group, exc_info=True)
         return False
