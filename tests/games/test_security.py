@@ -315,10 +315,17 @@ def test_page_loads_nudge_a_stalled_ai_once_per_version(client, running, monkeyp
                                                         on_commit):
     """Every page load of a stalled game queued another AI search: anyone could flood the
     workers by reloading.  One nudge per game version and stall period now."""
-    settings.AI_STALL_SECONDS = 0
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    # Stalled for two hours with a one-hour stall period: the once-per-period guard holds
+    # however slowly the loads below run (a loaded CI machine).
+    settings.AI_STALL_SECONDS = 3600
     cache.clear()
     Seat.objects.filter(game=running, index=1).update(user=None, ai_level="easy")
-    Game.objects.filter(pk=running.pk).update(to_move=[1])  # the AI seat is to move
+    Game.objects.filter(pk=running.pk).update(  # the AI seat is to move, for a while
+        to_move=[1], updated_at=timezone.now() - timedelta(hours=2))
     calls = []
     monkeypatch.setattr(services, "_enqueue_ai", lambda game_id, version: calls.append(game_id))
     for _ in range(5):
