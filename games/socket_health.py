@@ -40,6 +40,18 @@ _monitors: dict[int, asyncio.Task] = {}  # one per event loop
 _clients: dict[int, Any] = {}
 
 
+def _layer_error(exc: BaseException) -> bool:
+    """True for the errors of an unreachable channel layer (Redis)."""
+    if isinstance(exc, ConnectionError | OSError | TimeoutError):
+        return True
+    try:
+        from redis.exceptions import ConnectionError as RedisConnectionError
+        from redis.exceptions import TimeoutError as RedisTimeoutError
+    except ImportError:  # pragma: no cover
+        return False
+    return isinstance(exc, RedisConnectionError | RedisTimeoutError)
+
+
 def _redis_url() -> str | None:
     """The channel layer's Redis, or ``None`` for a layer without one (in-memory)."""
     layer = settings.CHANNEL_LAYERS.get("default", {})
@@ -109,6 +121,29 @@ class SocketHealthMixin:
     """For ``AsyncWebsocketConsumer`` subclasses (see the module docstring)."""
 
     group: str = ""
+
+    async def __call__(self, scope, receive, send) -> None:
+        """Channels subscribes a socket to the layer before ``connect``: when the layer is
+        down that raised, an HTTP 500 with a traceback.  Now the socket is accepted and
+        closed with 1011 instead, which the client retries with its backoff."""
+        accepted = False
+
+        async def tracking_send(message: dict) -> None:
+            nonlocal accepted
+            accepted = accepted or message.get("type") == "websocket.accept"
+            await send(message)
+
+        try:
+            await super().__call__(scope, receive, tracking_send)
+        except Exception as exc:
+            if accepted or not _layer_error(exc):
+                raise
+            logger.warning("channel layer unavailable before connect (%s): closing with %d",
+                           exc.__class__.__name__, CLOSE_LAYER_FAILED)
+            message = await receive()
+            if message.get("type") == "websocket.connect":
+                await send({"type": "websocket.accept"})
+                await send({"type": "websocket.close", "code": CLOSE_LAYER_FAILED})
 
     async def join_group(self, group: str) -> bool:
         """Accept and join ``group``; on a channel-layer failure close with 1011, False."""

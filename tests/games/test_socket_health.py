@@ -104,3 +104,25 @@ async def test_monitor_closes_sockets_when_the_layer_fails_or_restarts(monkeypat
     sockets = [await connect(f"/ws/games/{game.pk}/", user) for user in (ann, bob)]
     codes = await asyncio.gather(*(closed_with(s) for s in sockets))
     assert codes == [1011, 1011]
+
+
+async def test_layer_down_before_connect_closes_with_1011_not_a_500(monkeypatch) -> None:
+    """Channels subscribes the socket before ``connect``: with Redis down that was an HTTP
+    500 (and a traceback); now a close the client retries."""
+    from channels.layers import get_channel_layer
+    from channels.routing import URLRouter
+
+    from games.routing import websocket_urlpatterns
+
+    game, (ann, _bob, _eve) = await setup_game()
+
+    async def refused(self, prefix="specific."):
+        raise ConnectionRefusedError("Connection refused")
+
+    monkeypatch.setattr(type(get_channel_layer()), "new_channel", refused, raising=False)
+    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns),
+                                         f"/ws/games/{game.pk}/")
+    communicator.scope["user"] = ann
+    communicator.scope["session"] = await logged_in_session(ann)
+    await communicator.connect(timeout=TIMEOUT)
+    assert await closed_with(communicator) == 1011
