@@ -19,7 +19,7 @@ from django.utils import translation
 
 from games.broadcast import LOBBY_GROUP, game_group
 from games.fragment_cache import cache as fragment_cache
-from games.fragment_cache import changed_only, token_digest
+from games.fragment_cache import changed_only, render_executor, token_digest
 from games.socket_health import (
     CLOSE_LAYER_FAILED,
     CLOSE_NOT_FOUND,
@@ -149,10 +149,11 @@ class GameConsumer(_ViewerConsumer):
                 return
             key = (self.game_id, event.get("hint") or event.get("version"), kind,
                    self.language)
-            # Off the process's one thread for sync code (thread_sensitive=False): a render
-            # must not queue behind the HTTP views that thread also runs.
+            # Off the process's one thread for sync code: a render must not queue behind
+            # the HTTP views that thread also runs (a small pool of its own).
             fragments = await fragment_cache.get(
-                key, lambda: database_sync_to_async(self._render, thread_sensitive=False)()
+                key, lambda: database_sync_to_async(
+                    self._render, thread_sensitive=False, executor=render_executor)()
             )
         except Exception:
             logger.warning("socket push failed: closing with %d", CLOSE_LAYER_FAILED,

@@ -28,12 +28,18 @@ import re
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from typing import Any
 
 #: Renders kept per process (a few per live game are in use at any moment).
 CACHE_SIZE = 2048
+#: Threads that render for sockets, per web process: off the one thread that runs the HTTP
+#: views, but few, since each keeps a database connection (PostgreSQL has a limit).
+RENDER_THREADS = 2
+render_executor = ThreadPoolExecutor(max_workers=RENDER_THREADS,
+                                     thread_name_prefix="colonia-render")
 
 VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link",
                   "meta", "source", "track", "wbr"})
