@@ -141,14 +141,15 @@ class SharedRenders:
         layer = settings.CHANNEL_LAYERS.get("default", {}).get("BACKEND", "")
         if "redis" not in layer.lower():
             return None
-        loop_id = id(asyncio.get_running_loop())
-        client = self.clients.get(loop_id)
-        if client is None:
+        loop = asyncio.get_running_loop()
+        owner, client = self.clients.get(id(loop), (None, None))
+        if client is None or owner is not loop:  # (an id can be reused by a later loop)
             import redis.asyncio as aioredis
 
-            client = self.clients[loop_id] = aioredis.Redis.from_url(
+            client = aioredis.Redis.from_url(
                 settings.REDIS_URL, socket_connect_timeout=1, socket_timeout=2
             )
+            self.clients[id(loop)] = (loop, client)
         return client
 
     async def get(self, key: tuple, render: Callable[[], Awaitable[str | None]]) -> str | None:

@@ -71,12 +71,11 @@ async def probe() -> tuple[bool, str | None]:
         return True, None
     import redis.asyncio as aioredis
 
-    loop_id = id(asyncio.get_running_loop())
-    client = _clients.get(loop_id)
-    if client is None:
-        client = _clients[loop_id] = aioredis.Redis.from_url(
-            url, socket_connect_timeout=1, socket_timeout=1
-        )
+    loop = asyncio.get_running_loop()
+    owner, client = _clients.get(id(loop), (None, None))
+    if client is None or owner is not loop:  # (an id can be reused by a later loop)
+        client = aioredis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
+        _clients[id(loop)] = (loop, client)
     try:
         info = await client.info("server")
     except Exception:
@@ -113,7 +112,8 @@ async def _monitor() -> None:
 def _ensure_monitor() -> None:
     loop = asyncio.get_running_loop()
     task = _monitors.get(id(loop))
-    if task is None or task.done():
+    # ``id`` of a closed loop can be reused by a new one: check the task's own loop.
+    if task is None or task.done() or task.get_loop() is not loop:
         _monitors[id(loop)] = loop.create_task(_monitor())
 
 
