@@ -289,7 +289,9 @@ def format_report(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _progress_bar(stream=sys.stderr) -> Callable[[int, int], None]:
+def _progress_bar(stream=None) -> Callable[[int, int], None]:
+    # Looked up at call time, not import time, so a redirected stderr is honoured.
+    stream = stream if stream is not None else sys.stderr
     started = time.perf_counter()
 
     def show(done: int, total: int) -> None:
