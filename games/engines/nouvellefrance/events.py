@@ -133,7 +133,8 @@ def describe(state: State, action: Any) -> dict[str, Any]:
             y=y,
             level=min(lv for _x, _y, lv in new),
             cubes=[[cx, cy, lv, cv.colours[after.cubes[i][(cx, cy, lv)]]] for cx, cy, lv in new],
-            points=after.points,
+            # Not ``after.points``: a turn that ends at once resets it.
+            points=after.scores[seat] - s.scores[seat],
             character=cv.sites[i].character if took else None,
         )
     elif tag == "fille_du_roy":
