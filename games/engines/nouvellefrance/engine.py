@@ -263,13 +263,10 @@ class NouvelleFranceEngine:
                 deck[p] = c
         # A Huron reorder moves cards (and so pile labels) inside the top cards: a seat
         # that did not see it only knows which piles those positions came from, not which
-        # position now holds which pile's card.  Every reordered position still in the
-        # deck lies within the newest reorderer's window, whose size is the largest
-        # ``known`` (a fresh peek, in phase huron_order, does not count until it reorders).
-        peeking = s.huron_queue[0] if s.phase == "huron_order" else -1
-        mixed = max((k for p, k in enumerate(s.known) if p != peeking), default=0)
-        if keep < mixed:
-            window = range(keep, mixed)
+        # position now holds which pile's card.  ``reordered`` (public) counts the top
+        # positions any reorder may have touched; the seat's own known cards stay put.
+        if keep < s.reordered:
+            window = range(keep, s.reordered)
             pairs = sorted((piles[p], deck[p]) for p in window)  # canonical, as above
             rng.shuffle(pairs)
             for p, (pile, card) in zip(window, pairs, strict=True):

@@ -120,6 +120,7 @@ def new_state(compiled: Compiled, variant: dict, num_players: int, seed: int) ->
     s.coureur_queue = ()
     s.huron_queue = ()
     s.known = (0,) * num_players
+    s.reordered = 0
     s.over = False
     s.turn = 1
     _start_turn(s)
@@ -306,6 +307,7 @@ def apply(s: State, seat: object, action: object) -> State:
         t.deck_piles = tuple(t.deck_piles[p] for p in perm) + t.deck_piles[k:]
         # Others saw an order that may have changed: their knowledge is gone.
         t.known = tuple(k if i == seat else 0 for i, k in enumerate(t.known))
+        t.reordered = max(t.reordered, k)
         _next_huron(t)
     elif tag == "draw":
         _draw(t)
@@ -422,6 +424,8 @@ def _draw(s: State) -> None:
         s.deck = s.deck[1:]
         s.deck_piles = s.deck_piles[1:]
         s.known = tuple(max(0, k - 1) for k in s.known)
+        if s.reordered:
+            s.reordered -= 1
         if card == SNOWFLAKE:
             _storm(s)
             if s.over:

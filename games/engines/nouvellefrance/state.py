@@ -67,6 +67,7 @@ class State:
         "points",
         "ready",
         "removed_pieces",
+        "reordered",
         "scores",
         "sticks",
         "storms",
@@ -121,6 +122,9 @@ class State:
     huron_queue: tuple[int, ...]
     #: Per seat, how many top deck cards it knows in order (Huron).
     known: tuple[int, ...]
+    #: How many top deck cards a Huron reorder may have moved (public: everyone sees the
+    #: reorder happen, nobody but the reorderer sees the new order).
+    reordered: int
     over: bool
     turn: int
 
@@ -152,6 +156,7 @@ class State:
         new.points = self.points
         new.ready = self.ready
         new.removed_pieces = self.removed_pieces
+        new.reordered = self.reordered
         new.scores = self.scores
         new.sticks = self.sticks
         new.storms = self.storms
@@ -190,6 +195,7 @@ class State:
             self.coureur_queue,
             self.huron_queue,
             self.known,
+            self.reordered,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -237,6 +243,7 @@ def state_to_json(s: State) -> dict[str, Any]:
         "coureur_queue": list(s.coureur_queue),
         "huron_queue": list(s.huron_queue),
         "known": list(s.known),
+        "reordered": s.reordered,
         "over": s.over,
         "turn": s.turn,
     }
@@ -386,6 +393,7 @@ def state_from_json(data: Any) -> State:
     s.coureur_queue = _ints("coureur_queue", _get(d, "coureur_queue"), 0, n - 1)
     s.huron_queue = _ints("huron_queue", _get(d, "huron_queue"), 0, n - 1)
     s.known = _ints("known", _get(d, "known"), 0, min(cv.huron_peek, len(s.deck)), n)
+    s.reordered = _int("reordered", _get(d, "reordered"), 0, min(cv.huron_peek, len(s.deck)))
     s.over = _bool("over", _get(d, "over"))
     s.turn = _int("turn", _get(d, "turn"), 1, _BIG)
     _check_consistency(s)

@@ -435,6 +435,27 @@ def test_determinize_hides_a_huron_reorder_from_the_others() -> None:
         assert E.determinize(fresh, None, random.Random(k)).deck_piles == fresh.deck_piles
 
 
+def test_an_old_reorder_stays_hidden_while_its_author_peeks_again() -> None:
+    """The positions a reorder moved stay mixed for the others until they are drawn, even
+    while the same player looks again (their fresh peek changes nothing yet)."""
+    s, me, _t = _reordered(4)
+    t = E.apply(E.apply(s, me, ("huron",)), me, ("order", 0, 2, 1))
+    assert t.deck_piles[:3] == (1, 2, 1) and t.reordered == 3
+    t = edit(t, phase="draw", huron_queue=())
+    t = E.apply(t, me, ("draw",))  # the pile-1 card comes up; (2, 1) stay mixed
+    assert t.deck_piles[:2] == (2, 1) and t.reordered == 2 and t.known[me] == 2
+    t = edit(t, phase="huron", huron_queue=(me,), ready=((True,) * 3,) * 3)
+    peeking = E.apply(t, me, ("huron",))
+    assert peeking.phase == "huron_order" and peeking.known[me] == 3
+    other = (me + 1) % 3
+    for seat in (other, None):
+        seen = {E.determinize(peeking, seat, random.Random(k)).deck_piles[:2] for k in range(30)}
+        assert seen == {(2, 1), (1, 2)}
+    assert {E.determinize(peeking, me, random.Random(k)).deck[:3] for k in range(5)} == {
+        peeking.deck[:3]
+    }
+
+
 def test_huron_events_reveal_no_card_and_no_order() -> None:
     """Rules file: "the order is now known to that player only"; the events say who
     looked and how many cards, never which ones or their order."""
