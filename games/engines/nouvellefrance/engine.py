@@ -89,11 +89,15 @@ class NouvelleFranceEngine:
         * ``allies`` (``enabled`` names, ``refresh_after_storm``, ``huron_peek``),
           ``simple`` (the drawn card is the card), ``dealt_cubes`` (cubes a game
           can deal, 4 players), ``phases`` (``observe``'s ``phase`` values).
+        * ``actions`` (action tag -> the names of its arguments, see ``rules``) and
+          ``events`` (event type -> its fields, see ``events``).
+
+        Cached per variant; a fresh copy each call.
         """
         problems = validate_variant(variant)
         if problems:
             raise InvalidVariant(problems)
-        return _rule_data(variant_key(variant))
+        return json.loads(_rule_data_json(variant_key(variant)))
 
     # -- playing ----------------------------------------------------------
     def new_game(self, variant: dict, num_players: int, seed: int) -> State:
@@ -395,14 +399,13 @@ class NouvelleFranceEngine:
 
 
 @lru_cache(maxsize=64)
-def _rule_data(key: str) -> dict:
-    """The rule data of a valid variant, by canonical JSON (callers get this object:
-    it is shared, treat it as read-only)."""
+def _rule_data_json(key: str) -> str:
+    """The rule data of a valid variant as JSON text, by the variant's canonical JSON."""
     cv = compile_variant(json.loads(key))
     v = cv.variant
     colours = list(cv.colours)
     dealt, _pieces, _bonus = dealt_cubes(v)
-    return {
+    data = {
         "game": "nouvellefrance",
         "title": NouvelleFranceEngine.title,
         "variant": cv.name,
@@ -478,4 +481,7 @@ def _rule_data(key: str) -> dict:
         "simple": cv.simple,
         "dealt_cubes": dealt,
         "phases": list(PHASES),
+        "actions": {tag: list(fields) for tag, fields in rules.ACTIONS.items()},
+        "events": {kind: list(fields) for kind, fields in events.EVENT_TYPES.items()},
     }
+    return json.dumps(data)

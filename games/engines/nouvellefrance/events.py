@@ -54,22 +54,35 @@ from .state import BONUS_EXPIRED, State
 
 __all__ = ["EVENT_TYPES", "describe"]
 
-#: Every event type, in the order of the table above.
-EVENT_TYPES = (
-    "huron",
-    "huron_skipped",
-    "huron_ordered",
-    "drew",
-    "discarded",
-    "card_chosen",
-    "copy_taken",
-    "placed",
-    "bonus_placed",
-    "fille_du_roy",
-    "no_ally",
-    "coureur",
-    "declined",
+PLACED_FIELDS = (
+    "piece",
+    "copy",
+    "site",
+    "orientation",
+    "x",
+    "y",
+    "level",
+    "cubes",
+    "points",
+    "character",
 )
+
+#: Every event type with its fields besides ``type`` and ``seat``, in the table's order.
+EVENT_TYPES: dict[str, tuple[str, ...]] = {
+    "huron": ("cards",),
+    "huron_skipped": (),
+    "huron_ordered": ("cards",),
+    "drew": ("card", "storms", "dropped", "over"),
+    "discarded": ("index", "shape", "copy", "card", "storms", "dropped", "over"),
+    "card_chosen": ("index", "shape"),
+    "copy_taken": ("shape", "copy", "colours"),
+    "placed": PLACED_FIELDS,
+    "bonus_placed": PLACED_FIELDS,
+    "fille_du_roy": ("points",),
+    "no_ally": (),
+    "coureur": ("points",),
+    "declined": (),
+}
 
 
 def describe(state: State, action: Any) -> dict[str, Any]:

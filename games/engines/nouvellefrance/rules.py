@@ -63,6 +63,24 @@ from .variant import Compiled
 
 FILLE, COUREUR, HURON = 0, 1, 2
 
+#: Every action tag with the names of its arguments (``order`` takes one position per
+#: peeked card; ``discard`` drops ``copy`` when no copy of the shape is left).
+ACTIONS: dict[str, tuple[str, ...]] = {
+    "huron": (),
+    "skip_huron": (),
+    "order": ("position", "..."),
+    "draw": (),
+    "bonus": ("piece", "site", "orientation", "x", "y"),
+    "card": ("index",),
+    "discard": ("index", "copy"),
+    "copy": ("copy",),
+    "place": ("site", "orientation", "x", "y"),
+    "fille_du_roy": (),
+    "no_ally": (),
+    "coureur": (),
+    "decline": (),
+}
+
 
 # -- set-up -------------------------------------------------------------------
 

@@ -30,7 +30,7 @@ def test_events_name_only_public_things() -> None:
     """No event changes when the hidden deck order is resampled (determinize), except a
     draw's card, which is public once it lands face up; a Huron event holds no card."""
     for before, _seat, action, event, _after in _events_of("standard", 3, 5):
-        assert event["type"] in EVENT_TYPES
+        assert set(event) == {"type", "seat", *EVENT_TYPES[event["type"]]}
         text = json.dumps(event)
         if event["type"] in ("huron", "huron_ordered", "huron_skipped"):
             assert set(event) <= {"type", "seat", "cards"}
@@ -232,6 +232,12 @@ def test_rule_data_envelope_and_sites() -> None:
     assert [b["expires_at_storm"] for b in data["bonus_pieces"]] == [1, 2, 3]
     with pytest.raises(InvalidVariant):
         E.rule_data({"name": "nonsense"})
+    # The action and event vocabularies, and a fresh copy for every caller.
+    assert data["actions"]["place"] == ["site", "orientation", "x", "y"]
+    assert data["actions"]["discard"] == ["index", "copy"]
+    assert data["events"]["placed"][-1] == "character"
+    data["sites"][0]["footprint"].clear()
+    assert E.rule_data(variant())["sites"][0]["footprint"]
 
 
 def test_rule_data_orientations_draw_every_placement_without_geometry() -> None:
