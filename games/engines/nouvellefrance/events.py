@@ -19,10 +19,11 @@ type               fields (besides ``type`` and ``seat``) and meaning
                    first); ``storms``: the snowstorms the draw triggered, in order
                    (see below); ``dropped``: the shape pushed off a full display, or
                    ``null``; ``over``: the game ended.
-``discarded``      no face-up card could be played: ``index``/``shape`` of the card
-                   discarded, ``copy`` of that shape sent back to the box (``null``
-                   when none was left), then the same ``card``, ``storms``,
-                   ``dropped``, ``over`` as ``drew`` for the draw that follows.
+``discarded``      no face-up card could be played: ``shape`` of the card discarded
+                   (not its position: two cards of a shape are alike), ``copy`` of
+                   that shape sent back to the box (``null`` when none was left),
+                   then the same ``card``, ``storms``, ``dropped``, ``over`` as
+                   ``drew`` for the draw that follows.
 ``card_chosen``    ``index``, ``shape``: the face-up card the seat will play.
 ``copy_taken``     ``shape``, ``copy``, ``colours``: the copy (colour names, cube by
                    cube) taken from the supply.
@@ -73,7 +74,7 @@ EVENT_TYPES: dict[str, tuple[str, ...]] = {
     "huron_skipped": (),
     "huron_ordered": ("cards",),
     "drew": ("card", "storms", "dropped", "over"),
-    "discarded": ("index", "shape", "copy", "card", "storms", "dropped", "over"),
+    "discarded": ("shape", "copy", "card", "storms", "dropped", "over"),
     "card_chosen": ("index", "shape"),
     "copy_taken": ("shape", "copy", "colours"),
     "placed": PLACED_FIELDS,
@@ -107,7 +108,6 @@ def describe(state: State, action: Any) -> dict[str, Any]:
     elif tag == "discard":
         i = action[1]
         event["type"] = "discarded"
-        event["index"] = i
         event["shape"] = cv.shapes[s.display[i]].name
         event["copy"] = action[2] if len(action) == 3 else None
         # The draw that follows starts from the display without the discarded card.

@@ -315,6 +315,11 @@ def test_discard_lets_the_player_choose_the_copy_and_keeps_the_turn() -> None:
         s.compiled.shapes[2].name,
         3,
     )
+    # Two face-up cards of one shape are alike: the event does not say which went.
+    twins = edit(s, display=(1, 1, 2))
+    assert E.describe_action(twins, ("discard", 0, 2)) == E.describe_action(
+        twins, ("discard", 1, 2)
+    )
     # With no copy of its shape left, the card alone is discarded.
     bare = edit(s, supply=tuple((False,) * 4 if i == 0 else c for i, c in enumerate(s.supply)))
     assert ("discard", 0) in E.legal_actions(bare, me)
