@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import multiprocessing
 import random
 import statistics
 import sys
@@ -183,7 +184,10 @@ def run(
     records: list[dict[str, Any]] = []
     seeds = [seed + i for i in range(games)]
     if jobs > 1 and all(isinstance(b, str) for b in bot_list):
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        # Not fork: forking a process that runs threads (a test runner, a web worker) can
+        # deadlock the child; a fork server starts clean workers.
+        context = multiprocessing.get_context("forkserver")
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
             work = [(game, variant, players, s, bot_list) for s in seeds]
             for record in pool.map(_play_job, work):
                 records.append(record)
@@ -289,7 +293,9 @@ def format_report(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _progress_bar(stream=sys.stderr) -> Callable[[int, int], None]:
+def _progress_bar(stream=None) -> Callable[[int, int], None]:
+    # Looked up at call time, not import time, so a redirected stderr is honoured.
+    stream = stream if stream is not None else sys.stderr
     started = time.perf_counter()
 
     def show(done: int, total: int) -> None:

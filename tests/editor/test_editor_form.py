@@ -190,10 +190,12 @@ def nf() -> tuple[VariantEditor, dict, str]:
 def test_footprint_cells_are_clicked_on_and_off():
     editor, data, html = nf()
     post = form_post(html)
-    post.appendlist("sites[1].footprint#cell", "7,7")
+    mill = data["sites"][1]["footprint"]
+    new = [max(x for x, _y in mill) + 1, max(y for _x, y in mill) + 1]  # just outside it
+    post.appendlist("sites[1].footprint#cell", f"{new[0]},{new[1]}")
     checked = editor.check(editor.read(post))
     footprint = checked.data["sites"][1]["footprint"]
-    assert footprint[:-1] == data["sites"][1]["footprint"] and footprint[-1] == [7, 7]
+    assert footprint[:-1] == data["sites"][1]["footprint"] and footprint[-1] == new
 
 
 def test_shape_cube_order_is_kept_when_a_cell_is_removed():

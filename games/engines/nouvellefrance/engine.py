@@ -1,36 +1,45 @@
-"""The ``Engine`` object: protocol glue, observation, determinization, descriptions."""
+"""The ``Engine`` object: protocol glue, observation, determinization, rule data, figures."""
 
 from __future__ import annotations
 
+import json
 import random
+from functools import lru_cache
 from typing import Any
 
-from ..protocol import Action, IllegalAction, InvalidVariant, Seat, State
-from . import rules
-from .state import BREAKDOWN, SNOWFLAKE, NFState, from_json, to_json
+from ..protocol import Action, IllegalAction, InvalidVariant, Seat
+from . import events, rules
+from .state import (
+    BREAKDOWN,
+    PHASES,
+    SNOWFLAKE,
+    State,
+    state_from_json,
+    state_to_json,
+)
 from .variant import (
     ALLIES,
     MAX_PLAYERS,
     MIN_PLAYERS,
-    compiled,
+    Compiled,
+    compile_variant,
+    dealt_cubes,
     default_variants,
-    schema,
     validate_variant,
+    variant_key,
+    variant_schema,
 )
 
 
-def _card_name(s: NFState, card: int) -> str:
-    return "snowflake" if card == SNOWFLAKE else s.cv.shapes[card].name
-
-
-def _points(n: int) -> str:
-    return f"{n} point" if n in (1, -1) else f"{n} points"
+def _card_name(cv: Compiled, card: int) -> str:
+    return "snowflake" if card == SNOWFLAKE else cv.shapes[card].name
 
 
 class NouvelleFranceEngine:
     """Nouvelle-France: build three sites with coloured pentominoes before winter."""
 
     name = "nouvellefrance"
+    title = "Nouvelle-France"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
 
@@ -41,11 +50,54 @@ class NouvelleFranceEngine:
 
     def variant_schema(self) -> dict:
         """The JSON Schema of variant data."""
-        return schema()
+        return variant_schema()
 
     def validate_variant(self, variant: dict) -> list[str]:
         """Problems naming the field; ``[]`` when playable."""
         return validate_variant(variant)
+
+    def rule_data(self, variant: dict) -> dict:
+        """Everything a renderer, the AI or an editor needs; ``InvalidVariant`` if invalid.
+
+        Besides the protocol's envelope (``game``, ``title``, ``variant``,
+        ``description``, ``player_counts``):
+
+        * ``colours``: colour names; seat ``i`` plays ``colours[i]``, cubes of a colour
+          no seat has are neutral.
+        * ``sites``: ``name``, ``character``, ``footprint`` (ground cells ``[x, y]``),
+          ``height_limit`` (levels 1..limit, 1 on the ground), ``extra_adjacency``
+          (pairs of cells whose cubes touch for scoring on every level though their
+          faces do not), ``character_bonus`` (points by the symbol on the site's
+          stick's last level), ``capacity`` (cells x height limit).
+        * ``shapes``: ``name``, ``cells`` (the upright drawing, ``[x, z]``), ``cards``
+          in the deck, and ``copies``: per copy ``k`` (the ``copy`` action's number)
+          its ``colours`` (colour names, cube by cube in ``cells`` order) and its
+          ``orientations``: the ``place`` action's orientation ``o`` is index ``o``
+          of this list, each a list of cubes ``[dx, dy, dz, colour]``.  A placement
+          ``(site, o, x, y)`` landing at ``level`` (``observe``'s ``placements``)
+          puts each cube at ``(x + dx, y + dy, level + dz)``.
+        * ``copies``: the colour patterns as colour indices (copy ``k`` of every shape).
+        * ``bonus_pieces``: per seat, all in the seat's colour: ``name``, ``cells``,
+          ``expires_at_storm`` (it must be placed before that storm), and
+          ``orientations`` (lists of ``[dx, dy, dz]``, indexed like a shape's).
+        * ``tiebreak_bonus_piece``: whoever never placed it wins a tie (after allies).
+        * ``sticks`` (``name``, ``levels``: the symbol scored at storm k on level k),
+          ``symbols`` (points per cube by symbol).
+        * ``display`` (``size``, ``initial_face_up``), ``deck`` (``size`` with the
+          snowflakes, ``building_cards``, ``piles`` (building cards per pile, pile 1
+          drawn first), ``snowflake_piles``, ``snowflakes``), ``storms``.
+        * ``allies`` (``enabled`` names, ``refresh_after_storm``, ``huron_peek``),
+          ``simple`` (the drawn card is the card), ``dealt_cubes`` (cubes a game
+          can deal, 4 players), ``phases`` (``observe``'s ``phase`` values).
+        * ``actions`` (action tag -> the names of its arguments, see ``rules``) and
+          ``events`` (event type -> its fields, see ``events``).
+
+        Cached per variant; a fresh copy each call.
+        """
+        problems = validate_variant(variant)
+        if problems:
+            raise InvalidVariant(problems)
+        return json.loads(_rule_data_json(variant_key(variant)))
 
     # -- playing ----------------------------------------------------------
     def new_game(self, variant: dict, num_players: int, seed: int) -> State:
@@ -57,7 +109,7 @@ class NouvelleFranceEngine:
             )
         if problems:
             raise InvalidVariant(problems)
-        return rules.new_state(compiled(variant), num_players, int(seed))
+        return rules.new_state(compile_variant(variant), variant, num_players, int(seed))
 
     def to_move(self, state: State) -> list[int]:
         """The seat(s) that must act now."""
@@ -85,10 +137,19 @@ class NouvelleFranceEngine:
 
     # -- information ------------------------------------------------------
     def observe(self, state: State, seat: Seat) -> dict:
-        """Everything ``seat`` may know (``None`` = spectator), as JSON-able data."""
-        s: NFState = state
-        cv = s.cv
+        """Everything ``seat`` may know (``None`` = spectator), as JSON-able data.
+
+        Static rules (footprints, shapes, orientations) are in ``rule_data``.  Only
+        ``huron_known`` differs between seats.  During a placement decision
+        ``placements`` lists the legal placements of the pending piece as ``[site,
+        orientation, x, y, level]`` (``level``: where its lowest layer lands), and in
+        the ``draw`` phase ``bonus_placements`` does the same for each of the active
+        seat's ready bonus pieces; both are public and empty otherwise.
+        """
+        s = state
+        cv = s.compiled
         buried = rules.buried_levels(s)
+        colours = cv.colours
         sites = []
         for i, site in enumerate(cv.sites):
             stick = cv.sticks[s.sticks[i]]
@@ -96,14 +157,6 @@ class NouvelleFranceEngine:
                 {
                     "name": site.name,
                     "character": site.character,
-                    "footprint": [list(c) for c in site.cells],
-                    "height_limit": site.height_limit,
-                    "extra_adjacency": sorted(
-                        sorted([list(a), list(b)])
-                        for a, bs in site.extra.items()
-                        for b in bs
-                        if a < b
-                    ),
                     "stick": {"name": cv.stick_names[s.sticks[i]], "levels": list(stick)},
                     "character_bonus": site.character_bonus[stick[-1]],
                     "character_holder": None if s.holders[i] < 0 else s.holders[i],
@@ -113,7 +166,7 @@ class NouvelleFranceEngine:
                             "x": x,
                             "y": y,
                             "level": lv,
-                            "colour": cv.colours[c],
+                            "colour": colours[c],
                             "covered": lv <= buried,
                         }
                         for (x, y, lv), c in sorted(s.cubes[i].items())
@@ -122,11 +175,11 @@ class NouvelleFranceEngine:
                 }
             )
         players = []
-        for p in range(s.n):
+        for p in range(s.num_players):
             players.append(
                 {
                     "seat": p,
-                    "colour": cv.colours[p],
+                    "colour": colours[p],
                     "score": s.scores[p],
                     "allies": {
                         a: ("ready" if s.ready[p][j] else "used")
@@ -140,23 +193,38 @@ class NouvelleFranceEngine:
                     ],
                 }
             )
-        known = s.known[seat] if type(seat) is int and 0 <= seat < s.n else 0
+        known = s.known[seat] if type(seat) is int and 0 <= seat < s.num_players else 0
         pending: dict[str, Any] = {}
         if s.pending_card >= 0:
             pending["card"] = s.pending_card
             pending["shape"] = cv.shapes[s.display[s.pending_card]].name
         if s.pending_copy >= 0:
             pending["copy"] = s.pending_copy
-            pending["copy_colours"] = [cv.colours[c] for c in cv.copies[s.pending_copy]]
-        if s.step in ("fille", "coureur"):
+        if s.phase in ("fille", "coureur"):
             pending["points"] = s.points
-        if s.step == "coureur":
-            pending["coureur_offer"] = s.offers[0]
+        placing: list[list] = []
+        bonus_placing: dict[str, list[list]] = {}
+        if s.phase == "place":
+            kind, pattern = rules.pending_piece(s)  # type: ignore[misc]
+            placing = [list(p) for p in rules.placements(s, kind, pattern)]
+        elif s.phase == "draw":
+            for b in rules.ready_bonus(s, s.active):
+                kind = cv.bonus[b]
+                bonus_placing[kind.name] = [
+                    list(p) for p in rules.placements(s, kind, rules.bonus_colours(kind, s.active))
+                ]
         view: dict[str, Any] = {
             "game": self.name,
             "variant": cv.name,
-            "num_players": s.n,
-            "colours": [cv.colours[p] for p in range(s.n)],
+            "num_players": s.num_players,
+            "colours": [colours[p] for p in range(s.num_players)],
+            "phase": s.phase,
+            "turn": s.turn,
+            "active": s.active,
+            "to_move": rules.to_move(s),
+            "pending": pending,
+            "huron_queue": list(s.huron_queue),
+            "coureur_queue": list(s.coureur_queue),
             "sites": sites,
             "display": [cv.shapes[c].name for c in s.display],
             "discard": [cv.shapes[c].name for c in s.discard],
@@ -164,15 +232,14 @@ class NouvelleFranceEngine:
             "snowflakes_left": cv.storms - s.storms,
             "storms": s.storms,
             "buried_levels": buried,
-            "supply": {sh.name: [bool(v) for v in s.supply[i]] for i, sh in enumerate(cv.shapes)},
-            "copy_colours": [[cv.colours[c] for c in pat] for pat in cv.copies],
+            "supply": {sh.name: list(s.supply[i]) for i, sh in enumerate(cv.shapes)},
             "removed_pieces": [
                 {"shape": cv.shapes[sh].name, "copy": k} for sh, k in s.removed_pieces
             ],
             "players": players,
-            "turn": {"number": s.turn, "active": s.active, "step": s.step, **pending},
-            "huron_known": [_card_name(s, c) for c in s.deck[:known]],
-            "to_move": rules.to_move(s),
+            "placements": placing,
+            "bonus_placements": bonus_placing,
+            "huron_known": [_card_name(cv, c) for c in s.deck[:known]],
             "is_over": s.over,
             "scores": list(s.scores),
         }
@@ -183,8 +250,8 @@ class NouvelleFranceEngine:
 
     def determinize(self, state: State, seat: Seat, rng: random.Random) -> State:
         """Reshuffle the unseen deck within each original pile; keep ``seat``'s Huron cards."""
-        s: NFState = state
-        keep = s.known[seat] if type(seat) is int and 0 <= seat < s.n else 0
+        s = state
+        keep = s.known[seat] if type(seat) is int and 0 <= seat < s.num_players else 0
         deck = list(s.deck)
         piles = list(s.deck_piles)
         groups: dict[int, list[int]] = {}
@@ -200,33 +267,43 @@ class NouvelleFranceEngine:
                 deck[p] = c
         # A Huron reorder moves cards (and so pile labels) inside the top cards: a seat
         # that did not see it only knows which piles those positions came from, not which
-        # position now holds which pile's card.  Every reordered position still in the
-        # deck lies within the newest reorderer's window, whose size is the largest
-        # ``known`` (the active player's fresh peek does not count until it reorders).
-        mixed = max(
-            (k for p, k in enumerate(s.known) if not (s.step == "huron_order" and p == s.active)),
-            default=0,
-        )
-        if keep < mixed:
-            window = range(keep, mixed)
+        # position now holds which pile's card.  ``reordered`` (public) counts the top
+        # positions any reorder may have touched; the seat's own known cards stay put.
+        if keep < s.reordered:
+            window = range(keep, s.reordered)
             pairs = sorted((piles[p], deck[p]) for p in window)  # canonical, as above
             rng.shuffle(pairs)
             for p, (pile, card) in zip(window, pairs, strict=True):
                 deck[p] = card
                 piles[p] = pile
-        t = s.clone()
+        t = s.copy()
         t.deck = tuple(deck)
         t.deck_piles = tuple(piles)
         return t
 
+    def reveal(self, state: State) -> dict:
+        """``observe(state, None)`` plus ``revealed``: the deck order (top first, with the
+        pile each card was dealt into) and every seat's Huron knowledge."""
+        s = state
+        cv = s.compiled
+        view = self.observe(s, None)
+        view["revealed"] = {
+            "deck": [_card_name(cv, c) for c in s.deck],
+            "deck_piles": list(s.deck_piles),
+            "huron_known": [
+                [_card_name(cv, c) for c in s.deck[: s.known[p]]] for p in range(s.num_players)
+            ],
+        }
+        return view
+
     # -- serialisation ----------------------------------------------------
     def state_to_json(self, state: State) -> dict:
-        """Full state (hidden deck included) as JSON-able data."""
-        return to_json(state)
+        """Full state (hidden deck included) as JSON-able data, with its ``format``."""
+        return state_to_json(state)
 
     def state_from_json(self, data: dict) -> State:
-        """Inverse of ``state_to_json``."""
-        return from_json(data)
+        """Inverse of ``state_to_json``; ``EngineError`` for malformed data."""
+        return state_from_json(data)
 
     def action_to_json(self, action: Action) -> Any:
         """An action tuple as a JSON list."""
@@ -240,72 +317,171 @@ class NouvelleFranceEngine:
             raise IllegalAction("Action arguments must be names or whole numbers.")
         return tuple(data)
 
-    def describe_action(self, state: State, action: Action) -> str:
-        """An English sentence for the log; reveals only what the action makes public."""
-        s: NFState = state
-        cv = s.cv
-        seat = rules.to_move(s)[0] if rules.to_move(s) else s.active
-        who = rules.seat_name(cv, seat)
-        try:
-            after = rules.apply(s, seat, action)
-        except IllegalAction as exc:
-            return f"{who} tried an illegal action: {exc}"
-        tag = action[0]  # type: ignore[index]
-        if tag == "huron":
-            return f"{who} used the Huron and looked at the top {after.known[seat]} cards."
-        if tag == "skip_huron":
-            return f"{who} did not use the Huron."
-        if tag == "order":
-            return f"{who} put the cards back on the deck in an order of their choice."
-        if tag == "draw":
-            return f"{who} {self._drawn(s, after)}"
-        if tag == "discard":
-            shape = cv.shapes[s.display[action[1]]].name  # type: ignore[index]
-            lost = (
-                f"one {shape} piece leaves the game"
-                if len(after.removed_pieces) > len(s.removed_pieces)
-                else f"no {shape} piece was left"
-            )
-            return (
-                f"{who} could not play any face-up card, discarded a {shape} card ({lost}) "
-                f"and {self._drawn(s, after)}"
-            )
-        if tag == "card":
-            return f"{who} chose the {cv.shapes[s.display[action[1]]].name} card."  # type: ignore[index]
-        if tag == "copy":
-            colours = ", ".join(cv.colours[c] for c in cv.copies[action[1]])  # type: ignore[index]
-            return f"{who} took a {cv.shapes[s.display[s.pending_card]].name} ({colours})."
-        if tag in ("place", "bonus"):
-            if tag == "place":
-                piece = cv.shapes[s.display[s.pending_card]].name
-                site, x, y = action[1], action[3], action[4]  # type: ignore[index]
-            else:
-                piece = f"bonus {action[1]}"  # type: ignore[index]
-                site, x, y = action[2], action[4], action[5]  # type: ignore[index]
-            text = (
-                f"{who} placed the {piece} on the {site} at ({x}, {y}) and scored "
-                f"{_points(after.points)}."
-            )
-            i = cv.site_index[site]
-            if s.holders[i] < 0 and after.holders[i] == seat:
-                text += f" The {site} is complete: {who} takes the {cv.sites[i].character}."
-            return text
-        if tag == "fille_du_roy":
-            return f"{who} used the Fille du Roy and doubled this turn's {_points(s.points)}."
-        if tag == "no_ally":
-            return f"{who} did not use the Fille du Roy."
-        if tag == "coureur":
-            return f"{who} used the Coureur des bois and gained {_points(s.points // 2)}."
-        if tag == "decline":
-            return f"{who} let the Coureur des bois pass."
-        return f"{who} played {action!r}."
+    def describe_action(self, state: State, action: Action) -> dict:
+        """The event of ``action`` (see ``events`` for the types and fields)."""
+        return events.describe(state, action)
 
-    def _drawn(self, before: NFState, after: NFState) -> str:
-        parts = []
-        for k in range(before.storms + 1, after.storms + 1):
-            parts.append(f"drew a snowflake: snowstorm {k} scored level {k}")
-        if after.over:
-            parts.append("the game is over")
-            return "; ".join(parts) + "."
-        parts.append(f"drew a {after.cv.shapes[after.display[-1]].name} card")
-        return "; then ".join(parts) + "."
+    # -- simulation -------------------------------------------------------
+    def figures(self, events: list[dict], state: State) -> dict[str, float]:
+        """Figures of one finished game for the simulation report (footprint tuning).
+
+        * ``turns``: turns played, all seats together (the last one cut short by the
+          final storm); ``cards_drawn``: building cards that came up (the first face-up
+          cards included); ``pieces_placed``, ``bonus_pieces_placed``.
+        * ``unplaceable_share``: cards discarded because no face-up card could be played,
+          over ``cards_drawn``; ``unplaceable_share_k``: the same for the cards that came
+          up before storm k (after storm k-1); ``pieces_removed``: pieces that went back
+          in the box that way.
+        * ``level1_fill_at_first_storm``: the share of footprint cells with a cube on
+          level 1 when the 1st storm came, for the least full site, and
+          ``level1_fill_at_first_storm_<site>`` for each site.
+        * ``sites_completed`` (characters taken); ``fill_at_end``: cubes over capacity
+          (cells x height limit) at the end, all sites; ``level_k_fill_at_end``: the
+          share of cells with a cube on level k at the end; ``huron_uses``.
+        """
+        s = state
+        cv = s.compiled
+        storms = cv.storms
+        drawn = [0] * (storms + 1)  # cards that came up, by the storms passed when they did
+        drawn[0] = cv.initial_face_up
+        unplaceable = [0] * (storms + 1)
+        period = 0
+        level1 = [set() for _ in cv.sites]
+        fill_at_storm: list[float] | None = None
+        placed = bonus_placed = removed = huron = 0
+        for event in events:
+            kind = event["type"]
+            if kind in ("placed", "bonus_placed"):
+                if kind == "placed":
+                    placed += 1
+                else:
+                    bonus_placed += 1
+                i = cv.site_index[event["site"]]
+                level1[i].update((x, y) for x, y, lv, _c in event["cubes"] if lv == 1)
+            elif kind == "huron":
+                huron += 1
+            if kind == "discarded":
+                unplaceable[period] += 1
+                removed += event["copy"] is not None
+            if kind in ("drew", "discarded"):
+                for storm in event["storms"]:
+                    if storm["storm"] == 1:
+                        fill_at_storm = [
+                            len(cells) / len(site.cells)
+                            for cells, site in zip(level1, cv.sites, strict=True)
+                        ]
+                    period = storm["storm"]
+                if event["card"] is not None:
+                    drawn[period] += 1
+        figures: dict[str, float] = {
+            "turns": s.turn,
+            "cards_drawn": sum(drawn),
+            "pieces_placed": placed,
+            "bonus_pieces_placed": bonus_placed,
+            "unplaceable_share": sum(unplaceable) / max(sum(drawn), 1),
+            "pieces_removed": removed,
+        }
+        for k in range(1, storms + 1):
+            figures[f"unplaceable_share_{k}"] = unplaceable[k - 1] / max(drawn[k - 1], 1)
+        if fill_at_storm is not None:
+            figures["level1_fill_at_first_storm"] = min(fill_at_storm)
+            for site, fill in zip(cv.sites, fill_at_storm, strict=True):
+                figures[f"level1_fill_at_first_storm_{site.name}"] = fill
+        figures["sites_completed"] = sum(1 for h in s.holders if h >= 0)
+        capacity = sum(len(site.cells) * site.height_limit for site in cv.sites)
+        figures["fill_at_end"] = sum(len(c) for c in s.cubes) / capacity
+        cells = sum(len(site.cells) for site in cv.sites)
+        for level in range(1, max(site.height_limit for site in cv.sites) + 1):
+            covered = sum(len({(x, y) for x, y, lv in c if lv == level}) for c in s.cubes)
+            figures[f"level{level}_fill_at_end"] = covered / cells
+        figures["huron_uses"] = huron
+        return figures
+
+
+@lru_cache(maxsize=64)
+def _rule_data_json(key: str) -> str:
+    """The rule data of a valid variant as JSON text, by the variant's canonical JSON."""
+    cv = compile_variant(json.loads(key))
+    v = cv.variant
+    colours = list(cv.colours)
+    dealt, _pieces, _bonus = dealt_cubes(v)
+    data = {
+        "game": "nouvellefrance",
+        "title": NouvelleFranceEngine.title,
+        "variant": cv.name,
+        "description": cv.description,
+        "player_counts": list(range(MIN_PLAYERS, MAX_PLAYERS + 1)),
+        "colours": colours,
+        "sites": [
+            {
+                "name": site.name,
+                "character": site.character,
+                "footprint": [list(c) for c in site.cells],
+                "height_limit": site.height_limit,
+                "extra_adjacency": sorted(
+                    sorted([list(a), list(b)]) for a, bs in site.extra.items() for b in bs if a < b
+                ),
+                "character_bonus": dict(site.character_bonus),
+                "capacity": len(site.cells) * site.height_limit,
+            }
+            for site in cv.sites
+        ],
+        "shapes": [
+            {
+                "name": kind.name,
+                "cells": [list(c) for c in kind.cells],
+                "cards": cv.cards_per_shape[i],
+                "copies": [
+                    {
+                        "copy": k,
+                        "colours": [colours[c] for c in pattern],
+                        "orientations": [
+                            [[dx, dy, dz, colours[c]] for dx, dy, dz, c in cubes]
+                            for _r, cubes in kind.orientations(pattern)
+                        ],
+                    }
+                    for k, pattern in enumerate(cv.copies)
+                ],
+            }
+            for i, kind in enumerate(cv.shapes)
+        ],
+        "copies": [list(p) for p in cv.copies],
+        "bonus_pieces": [
+            {
+                "name": kind.name,
+                "cells": [list(c) for c in kind.cells],
+                "expires_at_storm": cv.bonus_expiry[b],
+                "orientations": [
+                    [[dx, dy, dz] for dx, dy, dz, _c in cubes]
+                    for _r, cubes in kind.orientations((0,) * len(kind.cells))
+                ],
+            }
+            for b, kind in enumerate(cv.bonus)
+        ],
+        "tiebreak_bonus_piece": v["tiebreak_bonus_piece"],
+        "sticks": [
+            {"name": name, "levels": list(levels)}
+            for name, levels in zip(cv.stick_names, cv.sticks, strict=True)
+        ],
+        "symbols": dict(cv.symbols),
+        "display": {"size": cv.display_size, "initial_face_up": cv.initial_face_up},
+        "deck": {
+            "size": cv.total_cards,
+            "building_cards": sum(cv.cards_per_shape),
+            "piles": list(cv.piles),
+            "snowflake_piles": list(cv.snowflake_piles),
+            "snowflakes": cv.storms,
+        },
+        "storms": cv.storms,
+        "allies": {
+            "enabled": [a for a, on in zip(ALLIES, cv.allies_enabled, strict=True) if on],
+            "refresh_after_storm": cv.refresh,
+            "huron_peek": cv.huron_peek,
+        },
+        "simple": cv.simple,
+        "dealt_cubes": dealt,
+        "phases": list(PHASES),
+        "actions": {tag: list(fields) for tag, fields in rules.ACTIONS.items()},
+        "events": {kind: list(fields) for kind, fields in events.EVENT_TYPES.items()},
+    }
+    return json.dumps(data)

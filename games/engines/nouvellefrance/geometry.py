@@ -1,18 +1,18 @@
-"""Pieces, 3-D rotations and placement by lowering, precomputed once per variant.
+"""Pieces, 3-D rotations and placement by lowering, computed once per variant.
 
 Coordinates: a site is a set of ground cells ``(x, y)``; cubes stack on them at
 levels ``1, 2, 3 ...`` (1 = on the ground).  A piece is given as cells ``(x, z)``
 of the piece standing upright (``y = 0``), so a cube offset is ``(dx, dy, dz)``.
 
-Two notions of "rotation" exist and both are computed once per variant:
+Two notions of "rotation" exist:
 
 * a *geometric rotation* (``PieceKind.rotations``) is a distinct placement of the
   piece's cube set, ignoring colours.  The X pentomino has 3 (lying flat, and
   standing in the x-z or the y-z plane: its 8 in-plane symmetries, realised in 3-D
   by in-plane turns and half turns about in-plane axes, make the other 21 of the 24
   cube rotations repeats), the asymmetric F has all 24.  Legality only depends on
-  geometry, so the placement cache is keyed by geometric rotations.
-* an *orientation* (``orientations(kind, colours)``) is a distinct placement of a
+  geometry, so placements are computed per geometric rotation.
+* an *orientation* (``PieceKind.orientations(colours)``) is a distinct placement of a
   *coloured* copy: turning an X a quarter inside its plane leaves its shape alone
   but moves its colours, and the colours decide the score.  The ``place`` action
   names an orientation; each orientation points at its geometric rotation.
@@ -21,23 +21,29 @@ Placement (see ``Site.placements``): the piece is lowered straight down, so it
 rests at ``base = max over its columns (height[column] - lowest dz of the column)
 + 1``; a heightmap is therefore enough and a piece can never end up under a cube.
 It is legal when its top level is within the site's height limit and it is
-stable: the centre of its cubes seen from above lies inside (borders included)
-the rectangle spanned by the full 1x1 cells of the cubes resting on something.
-Only the lowest cube of each column can rest on something: the ground
-(``base + dz == 1``) or the top cube of that column (``base + dz == height + 1``);
-a cube on top of the piece's own cube does not count, a piece cannot prop itself.
+stable (rules file: "the centre of mass of its cubes, seen from above, lies
+strictly inside the convex hull of the top faces it rests on (each resting cube's
+full 1x1 cell; the ground counts as support)").  Only the lowest cube of each
+column can rest on something: the ground (``base + dz == 1``) or the top cube of
+that column (``base + dz == height + 1``); a cube on top of the piece's own cube
+does not count, a piece cannot prop itself.
+
+Caching is the standard library's only: the per-rotation stability table and the
+per-site candidate positions are computed once (``functools.cache`` on pure
+helpers), and the placements of a piece on a heightmap are memoised by a bounded
+``functools.lru_cache``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from functools import cache, lru_cache, partial
 from itertools import permutations, product
 from operator import itemgetter
 
 Offset = tuple[int, int, int]
 
-#: Placement cache size per site before it is flushed (keeps memory bounded).
-_CACHE_LIMIT = 20000
+#: Heightmaps remembered per process (placements and "can it go anywhere" answers).
+PLACEMENT_CACHE_SIZE = 1 << 15
 
 
 def _rotation_matrices() -> list[tuple[tuple[int, int, int], ...]]:
@@ -59,7 +65,7 @@ def _rotation_matrices() -> list[tuple[tuple[int, int, int], ...]]:
 ROTATIONS = _rotation_matrices()
 
 
-def _rotate_all(cells: list[tuple[int, int]]) -> list[tuple[Offset, ...]]:
+def _rotate_all(cells: tuple[tuple[int, int], ...]) -> list[tuple[Offset, ...]]:
     """Every rotated copy of upright cells (x, z), cube order kept, normalised to min 0."""
     cubes = [(x, 0, z) for x, z in cells]
     out = []
@@ -70,89 +76,135 @@ def _rotate_all(cells: list[tuple[int, int]]) -> list[tuple[Offset, ...]]:
     return out
 
 
-@dataclass(frozen=True)
+def _convex_hull(points: set[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The convex hull, counter-clockwise, without collinear points (monotone chain)."""
+    pts = sorted(points)
+
+    def half(seq: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        out: list[tuple[int, int]] = []
+        for p in seq:
+            while len(out) >= 2 and _cross(out[-2], out[-1], p) <= 0:
+                out.pop()
+            out.append(p)
+        return out
+
+    lower, upper = half(pts), half(pts[::-1])
+    return lower[:-1] + upper[:-1]
+
+
+def _cross(o: tuple[int, int], a: tuple[int, int], b: tuple[int, int]) -> int:
+    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+
+def stands_freely(cubes: tuple[Offset, ...], resting: list[tuple[int, int]]) -> bool:
+    """The support-hull rule for one set of resting columns (exact integer arithmetic).
+
+    The centre of mass of ``cubes`` seen from above must lie strictly inside the
+    convex hull of the full 1x1 cells ``resting``; on its edge, or outside, the piece
+    falls.  Coordinates are scaled by ``2 * len(cubes)`` so the centre is an integer.
+    """
+    if not resting:
+        return False
+    scale = 2 * len(cubes)
+    centre = (sum(2 * c[0] + 1 for c in cubes), sum(2 * c[1] + 1 for c in cubes))
+    corners = {
+        ((x + ox) * scale, (y + oy) * scale) for x, y in resting for ox in (0, 1) for oy in (0, 1)
+    }
+    hull = _convex_hull(corners)
+    return all(_cross(hull[i], hull[(i + 1) % len(hull)], centre) > 0 for i in range(len(hull)))
+
+
 class Rotation:
-    """One geometric rotation: cube offsets plus the data the hot path needs."""
+    """One geometric rotation: cube offsets plus the tables the hot path needs."""
 
-    cubes: tuple[Offset, ...]  # sorted offsets
-    columns: tuple[tuple[int, int], ...]  # distinct (dx, dy), sorted
-    bottoms: tuple[int, ...]  # lowest dz per column
-    top: int  # highest dz
-    stable: tuple[bool, ...]  # indexed by bitmask of resting columns
+    __slots__ = ("bottoms", "columns", "cubes", "stable", "top")
 
+    def __init__(self, cubes: tuple[Offset, ...]) -> None:
+        #: Sorted cube offsets ``(dx, dy, dz)``.
+        self.cubes: tuple[Offset, ...] = tuple(sorted(cubes))
+        lowest: dict[tuple[int, int], int] = {}
+        for dx, dy, dz in self.cubes:
+            key = (dx, dy)
+            lowest[key] = min(dz, lowest.get(key, dz))
+        #: Distinct ``(dx, dy)`` columns seen from above, sorted.
+        self.columns: tuple[tuple[int, int], ...] = tuple(sorted(lowest))
+        #: The lowest ``dz`` of each column.
+        self.bottoms: tuple[int, ...] = tuple(lowest[c] for c in self.columns)
+        #: The highest ``dz``.
+        self.top: int = max(c[2] for c in self.cubes)
+        #: Stability by the bitmask of the columns that rest on something.
+        self.stable: tuple[bool, ...] = tuple(
+            stands_freely(
+                self.cubes,
+                [self.columns[i] for i in range(len(self.columns)) if mask >> i & 1],
+            )
+            for mask in range(1 << len(self.columns))
+        )
 
-def _make_rotation(cubes: tuple[Offset, ...]) -> Rotation:
-    cubes = tuple(sorted(cubes))
-    lowest: dict[tuple[int, int], int] = {}
-    for dx, dy, dz in cubes:
-        key = (dx, dy)
-        lowest[key] = min(dz, lowest.get(key, dz))
-    columns = tuple(sorted(lowest))
-    n = len(cubes)
-    # Centre of mass times 2n, kept in integers: sum of (2*dx + 1).
-    sx = sum(2 * c[0] + 1 for c in cubes)
-    sy = sum(2 * c[1] + 1 for c in cubes)
-    stable = []
-    for mask in range(1 << len(columns)):
-        rest = [columns[i] for i in range(len(columns)) if mask >> i & 1]
-        if not rest:
-            stable.append(False)
-            continue
-        x0, x1 = min(c[0] for c in rest), max(c[0] for c in rest) + 1
-        y0, y1 = min(c[1] for c in rest), max(c[1] for c in rest) + 1
-        stable.append(2 * n * x0 <= sx <= 2 * n * x1 and 2 * n * y0 <= sy <= 2 * n * y1)
-    return Rotation(
-        cubes=cubes,
-        columns=columns,
-        bottoms=tuple(lowest[c] for c in columns),
-        top=max(c[2] for c in cubes),
-        stable=tuple(stable),
-    )
+    def __repr__(self) -> str:
+        return f"<Rotation {self.cubes}>"
 
 
-@dataclass
 class PieceKind:
-    """A piece shape (or bonus piece): its geometric rotations and orientation cache."""
+    """A piece shape (or bonus piece): its geometric rotations and coloured orientations."""
 
-    name: str
-    cells: tuple[tuple[int, int], ...]
-    rotations: tuple[Rotation, ...] = ()
-    _labelled: tuple[tuple[int, tuple[Offset, ...]], ...] = ()
-    _orient_cache: dict = field(default_factory=dict)
+    __slots__ = ("_labelled", "cells", "name", "rotations")
 
-    def __post_init__(self) -> None:
+    def __init__(self, name: str, cells: tuple[tuple[int, int], ...]) -> None:
+        self.name = name
+        self.cells = tuple(tuple(c) for c in cells)
         index: dict[frozenset, int] = {}
-        rots: list[Rotation] = []
+        rotations: list[Rotation] = []
         labelled = []
-        for placed in _rotate_all(list(self.cells)):
+        for placed in _rotate_all(self.cells):
             key = frozenset(placed)
             if key not in index:
-                index[key] = len(rots)
-                rots.append(_make_rotation(placed))
+                index[key] = len(rotations)
+                rotations.append(Rotation(placed))
             labelled.append((index[key], placed))
-        self.rotations = tuple(rots)
+        self.rotations: tuple[Rotation, ...] = tuple(rotations)
         self._labelled = tuple(labelled)
 
     def orientations(self, colours: tuple[int, ...]) -> tuple[tuple[int, tuple], ...]:
         """Distinct coloured orientations: ``(rotation index, ((dx, dy, dz, colour), ...))``.
 
-        Computed once per colour pattern, ordered by rotation then cube layout.
+        Ordered by rotation, then cube layout; the ``place`` action's orientation is an
+        index into this tuple.  Computed once per colour pattern.
         """
-        cached = self._orient_cache.get(colours)
-        if cached is not None:
-            return cached
-        seen = {}
-        for rot, placed in self._labelled:
-            coloured = zip(placed, colours, strict=True)
-            cubes = tuple(sorted((p[0], p[1], p[2], c) for p, c in coloured))
-            seen.setdefault((rot, cubes), None)
-        result = tuple(sorted(seen))
-        self._orient_cache[colours] = result
-        return result
+        return _orientations(self, colours)
+
+    def orientations_by_rotation(self, colours: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
+        """Orientation indices grouped by geometric rotation."""
+        return _orientations_by_rotation(self, colours)
+
+    def __repr__(self) -> str:
+        return f"<PieceKind {self.name}>"
+
+
+@lru_cache(maxsize=4096)
+def _orientations(kind: PieceKind, colours: tuple[int, ...]) -> tuple[tuple[int, tuple], ...]:
+    seen = {}
+    for rot, placed in kind._labelled:
+        coloured = zip(placed, colours, strict=True)
+        cubes = tuple(sorted((p[0], p[1], p[2], c) for p, c in coloured))
+        seen.setdefault((rot, cubes), None)
+    return tuple(sorted(seen))
+
+
+@lru_cache(maxsize=4096)
+def _orientations_by_rotation(
+    kind: PieceKind, colours: tuple[int, ...]
+) -> dict[int, tuple[int, ...]]:
+    groups: dict[int, list[int]] = {}
+    for o, (r, _cubes) in enumerate(_orientations(kind, colours)):
+        groups.setdefault(r, []).append(o)
+    return {r: tuple(v) for r, v in groups.items()}
 
 
 class Site:
-    """A construction site: footprint, limits, candidate positions per rotation and a cache."""
+    """A construction site: footprint, height limit, extra adjacencies, placement search."""
+
+    __slots__ = ("cells", "character", "character_bonus", "extra", "height_limit", "index", "name")
 
     def __init__(
         self,
@@ -165,6 +217,7 @@ class Site:
     ) -> None:
         self.name = name
         self.character = character
+        #: Footprint cells, sorted; a heightmap is a tuple in this order.
         self.cells: tuple[tuple[int, int], ...] = tuple(sorted(footprint))
         self.index = {c: i for i, c in enumerate(self.cells)}
         self.height_limit = height_limit
@@ -173,101 +226,102 @@ class Site:
         for a, b in extra_adjacency:
             extra.setdefault(a, []).append(b)
             extra.setdefault(b, []).append(a)
-        self.extra = {k: tuple(v) for k, v in extra.items()}
-        # Per (kind name, rotation index): candidate positions (x, y, column cell indices).
-        self._candidates: dict[tuple[str, int], tuple] = {}
-        # Per (kind name, rotation index): (x, y, getter of the column heights) for the hot path.
-        self._getters: dict[tuple[str, int], tuple] = {}
-        # Per (kind name, rotation index): column heights -> rest level (0 = illegal).  The
-        # outcome of a placement depends only on the heights under its columns, and with
-        # levels 0..3 there are few distinct tuples, so this memo is small and hot.
-        self._memo: dict[tuple[str, int], dict] = {}
-        self._cache: dict[tuple, dict] = {}
-        self._any: dict[tuple, bool] = {}
+        #: Cell -> cells it touches through an extra adjacency (every level).
+        self.extra: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {
+            k: tuple(v) for k, v in extra.items()
+        }
 
     def candidates(self, kind: PieceKind, r: int) -> tuple:
-        """Positions where rotation ``r``'s top-view footprint lies inside the site."""
-        key = (kind.name, r)
-        found = self._candidates.get(key)
-        if found is None:
-            rot = kind.rotations[r]
-            dx0, dy0 = rot.columns[0]
-            out = []
-            for fx, fy in self.cells:
-                x, y = fx - dx0, fy - dy0
-                idx = []
-                for dx, dy in rot.columns:
-                    i = self.index.get((x + dx, y + dy))
-                    if i is None:
-                        break
-                    idx.append(i)
-                else:
-                    out.append((x, y, tuple(idx)))
-            found = tuple(out)
-            self._candidates[key] = found
-        return found
+        """Positions ``(x, y, column cell indices)`` where rotation ``r`` lies over the site."""
+        return _candidates(self, kind, r)
 
     def rest_level(self, rot: Rotation, column_heights: tuple[int, ...]) -> int:
         """Level of the piece's lowest layer when lowered onto these columns; 0 if illegal."""
-        vals = [h - b for h, b in zip(column_heights, rot.bottoms, strict=True)]
-        m = max(vals)
-        if m + 1 + rot.top > self.height_limit:
-            return 0
-        mask = 0
-        for j, v in enumerate(vals):
-            if v == m:
-                mask |= 1 << j
-        return m + 1 if rot.stable[mask] else 0
-
-    def _hot(self, kind: PieceKind, r: int) -> tuple[tuple, dict]:
-        key = (kind.name, r)
-        getters = self._getters.get(key)
-        if getters is None:
-            getters = tuple((x, y, _getter(idx)) for x, y, idx in self.candidates(kind, r))
-            self._getters[key] = getters
-            self._memo[key] = {}
-        return getters, self._memo[key]
-
-    def _scan(self, heights: tuple[int, ...], kind: PieceKind, first_only: bool) -> dict:
-        found = {}
-        for r, rot in enumerate(kind.rotations):
-            getters, memo = self._hot(kind, r)
-            for x, y, get in getters:
-                hs = get(heights)
-                base = memo.get(hs)
-                if base is None:
-                    base = self.rest_level(rot, hs)
-                    memo[hs] = base
-                if base:
-                    found[(r, x, y)] = base
-                    if first_only:
-                        return found
-        return found
+        return _rest_level(rot.bottoms, rot.top, rot.stable, self.height_limit, column_heights)
 
     def placements(self, heights: tuple[int, ...], kind: PieceKind) -> dict:
         """Legal placements ``{(rotation, x, y): base level}`` on this heightmap (cached)."""
-        key = (heights, kind.name)
-        found = self._cache.get(key)
-        if found is None:
-            found = self._scan(heights, kind, False)
-            if len(self._cache) > _CACHE_LIMIT:
-                self._cache.clear()
-            self._cache[key] = found
-        return found
+        return _placements(self, heights, kind)
 
     def can_place(self, heights: tuple[int, ...], kind: PieceKind) -> bool:
         """Whether any legal placement exists (stops at the first one; cached)."""
-        key = (heights, kind.name)
-        full = self._cache.get(key)
-        if full is not None:
-            return bool(full)
-        ok = self._any.get(key)
-        if ok is None:
-            ok = bool(self._scan(heights, kind, True))
-            if len(self._any) > _CACHE_LIMIT:
-                self._any.clear()
-            self._any[key] = ok
-        return ok
+        return _can_place(self, heights, kind)
+
+    def __repr__(self) -> str:
+        return f"<Site {self.name}>"
+
+
+@cache
+def _candidates(site: Site, kind: PieceKind, r: int) -> tuple:
+    rot = kind.rotations[r]
+    dx0, dy0 = rot.columns[0]
+    out = []
+    for fx, fy in site.cells:
+        x, y = fx - dx0, fy - dy0
+        idx = []
+        for dx, dy in rot.columns:
+            i = site.index.get((x + dx, y + dy))
+            if i is None:
+                break
+            idx.append(i)
+        else:
+            out.append((x, y, tuple(idx)))
+    return tuple(out)
+
+
+def _rest_level(
+    bottoms: tuple[int, ...],
+    top: int,
+    stable: tuple[bool, ...],
+    height_limit: int,
+    column_heights: tuple[int, ...],
+) -> int:
+    vals = [h - b for h, b in zip(column_heights, bottoms, strict=True)]
+    m = max(vals)
+    if m + 1 + top > height_limit:
+        return 0
+    mask = 0
+    for j, v in enumerate(vals):
+        if v == m:
+            mask |= 1 << j
+    return m + 1 if stable[mask] else 0
+
+
+@cache
+def _scanner(site: Site, kind: PieceKind) -> tuple:
+    """Every candidate position of every rotation: ``((r, x, y), column getter, rest)``.
+
+    The outcome of a placement depends only on the heights under its columns, and
+    with few levels there are few distinct tuples: the rest level is memoised per
+    rotation (``functools.cache`` around the pure ``_rest_level``; at most
+    ``(height_limit + 1) ** columns`` entries).
+    """
+    out = []
+    for r, rot in enumerate(kind.rotations):
+        rest = cache(partial(_rest_level, rot.bottoms, rot.top, rot.stable, site.height_limit))
+        out.extend(((r, x, y), _getter(idx), rest) for x, y, idx in _candidates(site, kind, r))
+    return tuple(out)
+
+
+def _scan(site: Site, heights: tuple[int, ...], kind: PieceKind, first_only: bool) -> dict:
+    found = {}
+    for key, get, rest in _scanner(site, kind):
+        base = rest(get(heights))
+        if base:
+            found[key] = base
+            if first_only:
+                break
+    return found
+
+
+@lru_cache(maxsize=PLACEMENT_CACHE_SIZE)
+def _placements(site: Site, heights: tuple[int, ...], kind: PieceKind) -> dict:
+    return _scan(site, heights, kind, False)
+
+
+@lru_cache(maxsize=PLACEMENT_CACHE_SIZE)
+def _can_place(site: Site, heights: tuple[int, ...], kind: PieceKind) -> bool:
+    return bool(_scan(site, heights, kind, True))
 
 
 def _getter(idx: tuple[int, ...]):

@@ -1,31 +1,44 @@
-"""The rules: set-up, the steps of a turn, scoring, snowstorms and the end.
+"""The rules: set-up, the phases of a turn, scoring, snowstorms and the end.
 
-A turn is a chain of small steps (``NFState.step``):
+A turn is a chain of small decisions (``State.phase``, one of ``state.PHASES``):
 
-``huron``        only when the active player's Huron is ready: ``("huron",)`` peeks at
-                 the top cards, ``("skip_huron",)`` does not.
-``huron_order``  ``("order", i, j, k)``: the new top-first order, as positions of the
-                 peeked cards (a permutation of ``0..k-1``).
-``draw``         ``("draw",)`` or ``("bonus", piece, site, orientation, x, y)``.
+``huron``        the Huron window before the draw (rules file: "before the active player
+                 draws, every player with a ready Huron (the active player first, then
+                 clockwise) may use it").  The seat first in ``huron_queue`` answers
+                 ``("huron",)`` (peek at the top cards) or ``("skip_huron",)``.  Players
+                 without a ready Huron are never asked; with nobody to ask the turn
+                 starts at ``draw``.
+``huron_order``  the same seat answers ``("order", i, j, k)``: the new top-first order, as
+                 positions of the peeked cards (a permutation of ``0..k-1``).
+``draw``         the active seat: ``("draw",)`` or ``("bonus", piece, site, orientation,
+                 x, y)``.
 ``card``         ``("card", i)`` picks display card ``i``; when no card is playable,
-                 ``("discard", i)`` instead (then a copy of its shape leaves the game and
-                 the player draws again).  Variant simple: only the drawn card counts, and a
-                 playable drawn card is taken automatically (step ``copy`` directly).
+                 ``("discard", i, k)`` instead: card ``i`` goes to the discard pile, copy
+                 ``k`` of its shape goes back in the box (``("discard", i)`` when no copy
+                 of it is left), and the player draws again.  Variant simple: only the
+                 drawn card counts, and a playable drawn card is taken automatically
+                 (phase ``copy`` directly).
 ``copy``         ``("copy", k)``: which copy (colour pattern) of the shape to take.
 ``place``        ``("place", site, orientation, x, y)``.
 ``fille``        ``("fille_du_roy",)`` or ``("no_ally",)`` (only offered when it can help).
-``coureur``      the seat in ``to_move`` answers ``("coureur",)`` or ``("decline",)``.
+``coureur``      the seat first in ``coureur_queue`` answers ``("coureur",)`` or
+                 ``("decline",)``.
+``over``         after the last snowstorm.
 
 Decisions where the rules are silent (the rules file is followed where it and the
-German rulebook differ, see the module ``__init__``):
+German rulebook differ, see the package docstring):
 
+* The Huron window opens once per turn, before the turn's first draw: not again
+  before the extra draws after a snowstorm or a discard (allies cannot be used
+  during a storm, and those draws belong to the same turn).
+* A Huron peek shows ``min(huron_peek, cards left)`` cards.  A reorder by one player
+  wipes the others' knowledge of the order (they saw an order that may have
+  changed); a player who only skips keeps what they know.
 * A fourth card never reaches a display of 3 with the default data (2 face up, +1
   drawn, -1 played or discarded every turn).  Should a variant overfill it, the oldest
-  face-up card goes to the discard pile (the German strip has one slot per shape and
-  lets a player choose among "the three" cards; keeping the newest keeps the drawn
-  card, which is what the drawer just paid for).
-* When no face-up card can be played, the discarded card's shape loses its
-  lowest-numbered copy still in the supply.
+  face-up card goes to the discard pile.
+* In variant simple the discard also lets the player choose the copy that goes back
+  in the box ("there is no choice" is about the card: the drawn card is the card).
 * The Fille du Roy is offered only when the turn scored at least 1 point and the
   Coureur des bois only when half the points is at least 1: using them otherwise
   would only spend the ally (and lose the tie-break).  Both apply to bonus pieces
@@ -45,18 +58,41 @@ from itertools import permutations
 
 from ..protocol import IllegalAction
 from .geometry import PieceKind
-from .state import BONUS_EXPIRED, BONUS_READY, BONUS_USED, SNOWFLAKE, NFState
+from .state import BONUS_EXPIRED, BONUS_READY, BONUS_USED, SNOWFLAKE, State
 from .variant import Compiled
 
 FILLE, COUREUR, HURON = 0, 1, 2
-_ORIENT_BY_ROT: dict[tuple[int, str, tuple[int, ...]], dict[int, tuple[int, ...]]] = {}
+
+#: Every action tag with the names of its arguments (``order`` takes one position per
+#: peeked card; ``discard`` drops ``copy`` when no copy of the shape is left).
+ACTIONS: dict[str, tuple[str, ...]] = {
+    "huron": (),
+    "skip_huron": (),
+    "order": ("position", "..."),
+    "draw": (),
+    "bonus": ("piece", "site", "orientation", "x", "y"),
+    "card": ("index",),
+    "discard": ("index", "copy"),
+    "copy": ("copy",),
+    "place": ("site", "orientation", "x", "y"),
+    "fille_du_roy": (),
+    "no_ally": (),
+    "coureur": (),
+    "decline": (),
+}
 
 
 # -- set-up -------------------------------------------------------------------
 
 
-def new_state(cv: Compiled, n: int, seed: int) -> NFState:
-    """The initial position; all chance comes from ``random.Random(seed)`` here."""
+def new_state(compiled: Compiled, variant: dict, num_players: int, seed: int) -> State:
+    """The initial position; all chance comes from ``random.Random(seed)`` here.
+
+    ``variant`` is the data ``compiled`` was made from (the state keeps the compiled
+    form only; the argument keeps the signature the same in every engine).
+    """
+    del variant
+    cv = compiled
     rng = random.Random(seed)
     cards = [i for i, k in enumerate(cv.cards_per_shape) for _ in range(k)]
     rng.shuffle(cards)
@@ -73,10 +109,10 @@ def new_state(cv: Compiled, n: int, seed: int) -> NFState:
         piles.extend([p] * len(pile))
     sticks = list(range(len(cv.sticks)))
     rng.shuffle(sticks)
-    first = rng.randrange(n)
-    s = NFState.__new__(NFState)
-    s.cv = cv
-    s.n = n
+    first = rng.randrange(num_players)
+    s = State.__new__(State)
+    s.compiled = cv
+    s.num_players = num_players
     s.heights = tuple((0,) * len(site.cells) for site in cv.sites)
     s.cubes = tuple({} for _ in cv.sites)
     k = cv.initial_face_up
@@ -87,11 +123,11 @@ def new_state(cv: Compiled, n: int, seed: int) -> NFState:
     s.supply = tuple(tuple(True for _ in cv.copies) for _ in cv.shapes)
     s.removed_pieces = ()
     s.placed = ()
-    s.scores = (0,) * n
-    s.breakdown = ((0, 0, 0, 0, 0),) * n
-    s.ready = (cv.allies_enabled,) * n
-    s.allies_used = (0,) * n
-    s.bonus = ((BONUS_READY,) * len(cv.bonus),) * n
+    s.scores = (0,) * num_players
+    s.breakdown = ((0, 0, 0, 0, 0),) * num_players
+    s.ready = (cv.allies_enabled,) * num_players
+    s.allies_used = (0,) * num_players
+    s.bonus = ((BONUS_READY,) * len(cv.bonus),) * num_players
     s.holders = (-1,) * len(cv.sites)
     s.sticks = tuple(sticks)
     s.storms = 0
@@ -99,127 +135,148 @@ def new_state(cv: Compiled, n: int, seed: int) -> NFState:
     s.pending_card = -1
     s.pending_copy = -1
     s.points = 0
-    s.offers = ()
-    s.known = (0,) * n
+    s.coureur_queue = ()
+    s.huron_queue = ()
+    s.known = (0,) * num_players
+    s.reordered = 0
     s.over = False
     s.turn = 1
     _start_turn(s)
     return s
 
 
-def _start_turn(s: NFState) -> None:
-    s.step = "huron" if s.ready[s.active][HURON] else "draw"
+def _start_turn(s: State) -> None:
+    n = s.num_players
     s.pending_card = -1
     s.pending_copy = -1
     s.points = 0
-    s.offers = ()
+    s.coureur_queue = ()
+    s.huron_queue = tuple(p for p in ((s.active + j) % n for j in range(n)) if s.ready[p][HURON])
+    s.phase = "huron" if s.huron_queue else "draw"
 
 
 # -- helpers ------------------------------------------------------------------
 
 
-def seat_name(cv: Compiled, seat: int) -> str:
-    """``Player 2 (brown)``."""
-    return f"Player {seat + 1} ({cv.colours[seat]})"
-
-
-def orient_by_rot(kind: PieceKind, colours: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
-    """Orientation indices grouped by geometric rotation (cached per kind and colours)."""
-    key = (id(kind), kind.name, colours)
-    found = _ORIENT_BY_ROT.get(key)
-    if found is None:
-        groups: dict[int, list[int]] = {}
-        for o, (r, _cubes) in enumerate(kind.orientations(colours)):
-            groups.setdefault(r, []).append(o)
-        found = {r: tuple(v) for r, v in groups.items()}
-        if len(_ORIENT_BY_ROT) > 4096:
-            _ORIENT_BY_ROT.clear()
-        _ORIENT_BY_ROT[key] = found
-    return found
-
-
-def shape_playable(s: NFState, shape: int) -> bool:
+def shape_playable(s: State, shape: int) -> bool:
     """A copy of ``shape`` is in the supply and it fits somewhere."""
     if not any(s.supply[shape]):
         return False
-    kind = s.cv.shapes[shape]
-    return any(site.can_place(s.heights[i], kind) for i, site in enumerate(s.cv.sites))
+    kind = s.compiled.shapes[shape]
+    return any(site.can_place(s.heights[i], kind) for i, site in enumerate(s.compiled.sites))
 
 
-def card_candidates(s: NFState) -> tuple[int, ...]:
+def card_candidates(s: State) -> tuple[int, ...]:
     """Display indices the player may use (only the drawn card in variant simple)."""
-    if s.cv.simple:
+    if s.compiled.simple:
         return (len(s.display) - 1,) if s.display else ()
     return tuple(range(len(s.display)))
 
 
-def _bonus_colours(kind: PieceKind, seat: int) -> tuple[int, ...]:
+def bonus_colours(kind: PieceKind, seat: int) -> tuple[int, ...]:
+    """A bonus piece is all in its owner's colour."""
     return (seat,) * len(kind.cells)
 
 
-def _placement_actions(
-    s: NFState, tag: str, name: str | None, kind: PieceKind, colours: tuple[int, ...]
-) -> list[tuple]:
-    by_rot = orient_by_rot(kind, colours)
+def placements(s: State, kind: PieceKind, colours: tuple[int, ...]) -> list[tuple]:
+    """Every legal placement ``(site name, orientation, x, y, level)`` of a coloured piece."""
+    by_rot = kind.orientations_by_rotation(colours)
     out: list[tuple] = []
-    for i, site in enumerate(s.cv.sites):
-        for r, x, y in site.placements(s.heights[i], kind):
+    for i, site in enumerate(s.compiled.sites):
+        name = site.name
+        for (r, x, y), level in site.placements(s.heights[i], kind).items():
             for o in by_rot[r]:
-                if name is None:
-                    out.append((tag, site.name, o, x, y))
-                else:
-                    out.append((tag, name, site.name, o, x, y))
+                out.append((name, o, x, y, level))
     return out
+
+
+def _actions(s: State, prefix: tuple, kind: PieceKind, colours: tuple[int, ...]) -> list[tuple]:
+    """``(*prefix, site name, orientation, x, y)`` for every legal placement (hot path)."""
+    by_rot = kind.orientations_by_rotation(colours)
+    out: list[tuple] = []
+    tag = prefix[0]
+    for i, site in enumerate(s.compiled.sites):
+        name = site.name
+        found = site.placements(s.heights[i], kind)
+        # Tuples spelled out, not unpacked from ``prefix``: a third faster on this path.
+        if len(prefix) == 1:
+            out += [(tag, name, o, x, y) for (r, x, y) in found for o in by_rot[r]]
+        else:
+            piece = prefix[1]
+            out += [(tag, piece, name, o, x, y) for (r, x, y) in found for o in by_rot[r]]
+    return out
+
+
+def pending_piece(s: State) -> tuple[PieceKind, tuple[int, ...]] | None:
+    """The building piece being placed (phase ``place``) and its copy's colours."""
+    if s.phase != "place":
+        return None
+    return s.compiled.shapes[s.display[s.pending_card]], s.compiled.copies[s.pending_copy]
+
+
+def ready_bonus(s: State, seat: int) -> list[int]:
+    """Indices of ``seat``'s bonus pieces still ready."""
+    return [b for b, st in enumerate(s.bonus[seat]) if st == BONUS_READY]
 
 
 # -- legal actions --------------------------------------------------------------
 
 
-def legal_actions(s: NFState, seat: object) -> list[tuple]:
+def legal_actions(s: State, seat: object) -> list[tuple]:
     """Every action ``seat`` may take now."""
     if s.over or type(seat) is not int:
         return []
-    step = s.step
-    if step == "coureur":
-        return [("coureur",), ("decline",)] if seat == s.offers[0] else []
+    phase = s.phase
+    if phase == "coureur":
+        return [("coureur",), ("decline",)] if seat == s.coureur_queue[0] else []
+    if phase == "huron":
+        return [("huron",), ("skip_huron",)] if seat == s.huron_queue[0] else []
+    if phase == "huron_order":
+        if seat != s.huron_queue[0]:
+            return []
+        return [("order", *p) for p in permutations(range(s.known[seat]))]
     if seat != s.active:
         return []
-    if step == "huron":
-        return [("huron",), ("skip_huron",)]
-    if step == "huron_order":
-        k = s.known[seat]
-        return [("order", *p) for p in permutations(range(k))]
-    if step == "draw":
+    cv = s.compiled
+    if phase == "draw":
         acts: list[tuple] = [("draw",)]
-        for b, kind in enumerate(s.cv.bonus):
-            if s.bonus[seat][b] == BONUS_READY:
-                acts.extend(
-                    _placement_actions(s, "bonus", kind.name, kind, _bonus_colours(kind, seat))
-                )
+        for b in ready_bonus(s, seat):
+            kind = cv.bonus[b]
+            acts.extend(_actions(s, ("bonus", kind.name), kind, bonus_colours(kind, seat)))
         return acts
-    if step == "card":
+    if phase == "card":
         cands = card_candidates(s)
         playable = [i for i in cands if shape_playable(s, s.display[i])]
         if playable:
             return [("card", i) for i in playable]
-        return [("discard", i) for i in cands]
-    if step == "copy":
+        out: list[tuple] = []
+        for i in cands:
+            copies = s.supply[s.display[i]]
+            if any(copies):
+                out.extend(("discard", i, k) for k, ok in enumerate(copies) if ok)
+            else:
+                out.append(("discard", i))
+        return out
+    if phase == "copy":
         shape = s.display[s.pending_card]
         return [("copy", k) for k, ok in enumerate(s.supply[shape]) if ok]
-    if step == "place":
-        shape = s.display[s.pending_card]
-        return _placement_actions(s, "place", None, s.cv.shapes[shape], s.cv.copies[s.pending_copy])
-    if step == "fille":
+    if phase == "place":
+        kind, colours = pending_piece(s)  # type: ignore[misc]
+        return _actions(s, ("place",), kind, colours)
+    if phase == "fille":
         return [("fille_du_roy",), ("no_ally",)]
     return []
 
 
-def to_move(s: NFState) -> list[int]:
+def to_move(s: State) -> list[int]:
     """Seats that must act now."""
     if s.over:
         return []
-    if s.step == "coureur":
-        return [s.offers[0]]
+    phase = s.phase
+    if phase == "coureur":
+        return [s.coureur_queue[0]]
+    if phase == "huron" or phase == "huron_order":
+        return [s.huron_queue[0]]
     return [s.active]
 
 
@@ -238,7 +295,7 @@ def _check_shape(action: object) -> tuple:
     return action
 
 
-def apply(s: NFState, seat: object, action: object) -> NFState:
+def apply(s: State, seat: object, action: object) -> State:
     """A new state after ``seat`` takes ``action``; ``IllegalAction`` otherwise."""
     action = _check_shape(action)
     if s.over:
@@ -246,23 +303,22 @@ def apply(s: NFState, seat: object, action: object) -> NFState:
     if type(seat) is not int or seat not in to_move(s):
         raise IllegalAction("It is not your turn to act.")
     tag = action[0]
-    if tag == "place" and s.step == "place":
+    phase = s.phase
+    if tag == "place" and phase == "place":
         return _apply_place(s, action)
-    if tag == "bonus" and s.step == "draw":
+    if tag == "bonus" and phase == "draw":
         return _apply_bonus(s, seat, action)
-    # ("draw",) skips the membership test: the draw step also lists every bonus placement.
-    fast_draw = tag == "draw" and s.step == "draw" and len(action) == 1
+    # ("draw",) skips the membership test: the draw phase also lists every bonus placement.
+    fast_draw = tag == "draw" and phase == "draw" and len(action) == 1
     if not fast_draw and action not in legal_actions(s, seat):
         raise IllegalAction(_refusal(s, action))
-    t = s.clone()
+    t = s.copy()
     if tag == "huron":
-        t.known = tuple(
-            min(t.cv.huron_peek, len(t.deck)) if i == seat else k for i, k in enumerate(t.known)
-        )
+        t.known = _set(t.known, seat, min(t.compiled.huron_peek, len(t.deck)))
         _use_ally(t, seat, HURON)
-        t.step = "huron_order"
+        t.phase = "huron_order"
     elif tag == "skip_huron":
-        t.step = "draw"
+        _next_huron(t)
     elif tag == "order":
         perm = action[1:]
         k = len(perm)
@@ -270,26 +326,26 @@ def apply(s: NFState, seat: object, action: object) -> NFState:
         t.deck_piles = tuple(t.deck_piles[p] for p in perm) + t.deck_piles[k:]
         # Others saw an order that may have changed: their knowledge is gone.
         t.known = tuple(k if i == seat else 0 for i, k in enumerate(t.known))
-        t.step = "draw"
+        t.reordered = max(t.reordered, k)
+        _next_huron(t)
     elif tag == "draw":
         _draw(t)
     elif tag == "card":
         t.pending_card = action[1]
-        t.step = "copy"
+        t.phase = "copy"
     elif tag == "discard":
         i = action[1]
         shape = t.display[i]
         t.display = t.display[:i] + t.display[i + 1 :]
         t.discard = (*t.discard, shape)
-        copies = t.supply[shape]
-        if any(copies):
-            k = copies.index(True)
-            t.supply = _set(t.supply, shape, _set(copies, k, False))
+        if len(action) == 3:
+            k = action[2]
+            t.supply = _set(t.supply, shape, _set(t.supply[shape], k, False))
             t.removed_pieces = (*t.removed_pieces, (shape, k))
         _draw(t)
     elif tag == "copy":
         t.pending_copy = action[1]
-        t.step = "place"
+        t.phase = "place"
     elif tag == "fille_du_roy":
         _add(t, seat, t.points, 1)
         _use_ally(t, seat, FILLE)
@@ -301,71 +357,94 @@ def apply(s: NFState, seat: object, action: object) -> NFState:
         _use_ally(t, seat, COUREUR)
         _end_turn(t)
     elif tag == "decline":
-        t.offers = t.offers[1:]
-        if not t.offers:
+        t.coureur_queue = t.coureur_queue[1:]
+        if not t.coureur_queue:
             _end_turn(t)
     return t
 
 
-def _refusal(s: NFState, action: tuple) -> str:
+def _next_huron(t: State) -> None:
+    t.huron_queue = t.huron_queue[1:]
+    t.phase = "huron" if t.huron_queue else "draw"
+
+
+#: What each phase waits for, in the refusal messages.
+_WANTED = {
+    "huron": "the Huron decision before the draw",
+    "huron_order": "putting the peeked cards back in order",
+    "draw": "drawing a card or placing a bonus piece",
+    "card": "choosing a face-up card",
+    "copy": "choosing which copy of the piece to take",
+    "place": "placing the piece",
+    "fille": "deciding on the Fille du Roy",
+    "coureur": "deciding on the Coureur des bois",
+}
+
+
+def _refusal(s: State, action: tuple) -> str:
     """A player-facing reason for refusing a well-formed but illegal action."""
     tag = action[0]
-    wanted = {
-        "huron": "the start of your turn (Huron or not)",
-        "huron_order": "putting the peeked cards back in order",
-        "draw": "drawing a card or placing a bonus piece",
-        "card": "choosing a face-up card",
-        "copy": "choosing which copy of the piece to take",
-        "place": "placing the piece",
-        "fille": "deciding on the Fille du Roy",
-        "coureur": "deciding on the Coureur des bois",
-    }[s.step]
-    if tag == "card" and s.step == "card":
+    phase = s.phase
+    if tag == "card" and phase == "card":
         return "That card cannot be played now (no copy left, no room, or no such card)."
-    if tag == "discard" and s.step == "card":
-        if any(shape_playable(s, s.display[i]) for i in card_candidates(s)):
+    if tag == "discard" and phase == "card":
+        cands = card_candidates(s)
+        if any(shape_playable(s, s.display[i]) for i in cands):
             return "You may only discard when no face-up card can be played."
-        return "There is no such face-up card to discard."
-    if tag == "order" and s.step == "huron_order":
-        k = s.known[s.active]
+        i = action[1] if len(action) > 1 else None
+        if i not in cands:
+            return "There is no such face-up card to discard."
+        left = [k for k, ok in enumerate(s.supply[s.display[i]]) if ok]
+        if left:
+            return (
+                "Name the copy of that shape that goes back in the box: one of "
+                f"{', '.join(map(str, left))}."
+            )
+        return "No copy of that shape is left: discard it with ('discard', card) alone."
+    if tag == "order" and phase == "huron_order":
+        k = s.known[s.huron_queue[0]]
         return (
             f"Give the new order of the {k} cards you looked at as positions 0..{k - 1}, "
             "each exactly once."
         )
-    if tag == "copy" and s.step == "copy":
+    if tag == "copy" and phase == "copy":
         return "That copy of the piece is not in the supply (or there is no such copy)."
-    if s.step == "coureur" and tag in ("coureur", "decline", "fille_du_roy", "no_ally"):
+    if phase == "coureur" and tag in ("coureur", "decline", "fille_du_roy", "no_ally"):
         if tag in ("coureur", "decline"):
             return "Answer the Coureur des bois offer with ('coureur',) or ('decline',)."
         return "The Fille du Roy decision is over; the Coureur des bois offer is pending."
-    if s.step == "fille" and tag in ("fille_du_roy", "no_ally"):
+    if phase == "fille" and tag in ("fille_du_roy", "no_ally"):
         return "Answer with ('fille_du_roy',) or ('no_ally',)."
-    return f"You cannot do {tag!r} now: the game is waiting for {wanted}."
+    if phase == "huron" and tag in ("huron", "skip_huron"):
+        return "Answer the Huron offer with ('huron',) or ('skip_huron',)."
+    return f"You cannot do {tag!r} now: the game is waiting for {_WANTED[phase]}."
 
 
 def _set(t: tuple, i: int, v: object) -> tuple:
     return (*t[:i], v, *t[i + 1 :])
 
 
-def _add(s: NFState, seat: int, pts: int, category: int) -> None:
+def _add(s: State, seat: int, pts: int, category: int) -> None:
     s.scores = _set(s.scores, seat, s.scores[seat] + pts)
     b = s.breakdown[seat]
     s.breakdown = _set(s.breakdown, seat, _set(b, category, b[category] + pts))
 
 
-def _use_ally(s: NFState, seat: int, ally: int) -> None:
+def _use_ally(s: State, seat: int, ally: int) -> None:
     s.ready = _set(s.ready, seat, _set(s.ready[seat], ally, False))
     s.allies_used = _set(s.allies_used, seat, s.allies_used[seat] + 1)
 
 
-def _draw(s: NFState) -> None:
+def _draw(s: State) -> None:
     """Draw the top card; snowflakes trigger storms and the drawer draws again."""
-    cv = s.cv
+    cv = s.compiled
     while True:
         card = s.deck[0]
         s.deck = s.deck[1:]
         s.deck_piles = s.deck_piles[1:]
         s.known = tuple(max(0, k - 1) for k in s.known)
+        if s.reordered:
+            s.reordered -= 1
         if card == SNOWFLAKE:
             _storm(s)
             if s.over:
@@ -378,25 +457,44 @@ def _draw(s: NFState) -> None:
             display = display[1:]
         s.display = (*display, card)
         break
-    s.step = "card"
+    s.phase = "card"
     if cv.simple and shape_playable(s, card):
         s.pending_card = len(s.display) - 1
-        s.step = "copy"
+        s.phase = "copy"
 
 
-def _storm(s: NFState) -> None:
-    """Score level k on every site; bury it, expire bonus pieces, refresh allies; or end."""
-    cv = s.cv
-    k = s.storms + 1
+def storm_points(s: State, k: int) -> list[list[int]]:
+    """Per site, per seat: the points snowstorm ``k`` gives for the cubes on level ``k``."""
+    cv = s.compiled
+    out = []
     for i, cubes in enumerate(s.cubes):
         value = cv.symbols[cv.sticks[s.sticks[i]][k - 1]]
-        counts = [0] * s.n
+        counts = [0] * s.num_players
         for (_x, _y, lv), c in cubes.items():
-            if lv == k and c < s.n:
+            if lv == k and c < s.num_players:
                 counts[c] += 1
-        for seat, cnt in enumerate(counts):
-            if cnt:
-                _add(s, seat, cnt * value, 3)
+        out.append([value * c for c in counts])
+    return out
+
+
+def character_points(s: State) -> list[tuple[int, int, int]]:
+    """``(site, holder, bonus)`` of every character held (scored after the last storm)."""
+    cv = s.compiled
+    return [
+        (i, holder, cv.sites[i].character_bonus[cv.sticks[s.sticks[i]][-1]])
+        for i, holder in enumerate(s.holders)
+        if holder >= 0
+    ]
+
+
+def _storm(s: State) -> None:
+    """Score level k on every site; bury it, expire bonus pieces, refresh allies; or end."""
+    cv = s.compiled
+    k = s.storms + 1
+    for per_seat in storm_points(s, k):
+        for seat, pts in enumerate(per_seat):
+            if pts:
+                _add(s, seat, pts, 3)
     s.storms = k
     s.bonus = tuple(
         tuple(
@@ -406,33 +504,32 @@ def _storm(s: NFState) -> None:
         for row in s.bonus
     )
     if k >= cv.storms:
-        for i, holder in enumerate(s.holders):
-            if holder >= 0:
-                last = cv.sticks[s.sticks[i]][-1]
-                _add(s, holder, cv.sites[i].character_bonus[last], 4)
+        for _site, holder, bonus in character_points(s):
+            _add(s, holder, bonus, 4)
         s.over = True
-        s.step = "over"
-        s.offers = ()
+        s.phase = "over"
+        s.coureur_queue = ()
+        s.huron_queue = ()
         return
     if cv.refresh:
-        s.ready = (cv.allies_enabled,) * s.n
+        s.ready = (cv.allies_enabled,) * s.num_players
 
 
-def buried_levels(s: NFState) -> int:
+def buried_levels(s: State) -> int:
     """Levels under snow: storm k buries level k except the last storm (it ends the game).
 
     Rules file: "bury level k (k <= 2)"; after the 3rd storm level 3 is not covered.
     """
-    return min(s.storms, s.cv.storms - 1)
+    return min(s.storms, s.compiled.storms - 1)
 
 
 def placement_points(
-    s: NFState, site_i: int, new_cubes: list[tuple[int, int, int, int]], colour: int
+    s: State, site_i: int, new_cubes: list[tuple[int, int, int, int]], colour: int
 ) -> int:
     """Points for ``colour``: uncovered own cubes, +1 each touching an earlier own cube."""
     buried = buried_levels(s)
     old = s.cubes[site_i]
-    extra = s.cv.sites[site_i].extra
+    extra = s.compiled.sites[site_i].extra
     pts = 0
     for x, y, lv, c in new_cubes:
         if c != colour or lv <= buried:
@@ -455,11 +552,11 @@ def placement_points(
     return pts
 
 
-def _put(s: NFState, site_i: int, cubes: tuple, x: int, y: int, base: int) -> None:
+def _put(s: State, site_i: int, cubes: tuple, x: int, y: int, base: int) -> None:
     """Add the cubes, score them for the active player and check completion."""
     new = [(x + dx, y + dy, base + dz, c) for dx, dy, dz, c in cubes]
     pts = placement_points(s, site_i, new, s.active)
-    site = s.cv.sites[site_i]
+    site = s.compiled.sites[site_i]
     d = dict(s.cubes[site_i])
     h = list(s.heights[site_i])
     for cx, cy, lv, c in new:
@@ -476,31 +573,31 @@ def _put(s: NFState, site_i: int, cubes: tuple, x: int, y: int, base: int) -> No
     s.pending_card = -1
     s.pending_copy = -1
     if s.ready[s.active][FILLE] and pts >= 1:
-        s.step = "fille"
+        s.phase = "fille"
     else:
         _offer_coureur(s)
 
 
-def _offer_coureur(s: NFState) -> None:
+def _offer_coureur(s: State) -> None:
     if s.points // 2 >= 1:
-        order = [(s.active + j) % s.n for j in range(1, s.n)]
-        s.offers = tuple(p for p in order if s.ready[p][COUREUR])
+        order = [(s.active + j) % s.num_players for j in range(1, s.num_players)]
+        s.coureur_queue = tuple(p for p in order if s.ready[p][COUREUR])
     else:
-        s.offers = ()
-    if s.offers:
-        s.step = "coureur"
+        s.coureur_queue = ()
+    if s.coureur_queue:
+        s.phase = "coureur"
     else:
         _end_turn(s)
 
 
-def _end_turn(s: NFState) -> None:
-    s.active = (s.active + 1) % s.n
+def _end_turn(s: State) -> None:
+    s.active = (s.active + 1) % s.num_players
     s.turn += 1
     _start_turn(s)
 
 
-def _locate(
-    s: NFState,
+def locate(
+    s: State,
     site_name: object,
     o: object,
     x: object,
@@ -508,33 +605,34 @@ def _locate(
     kind: PieceKind,
     colours: tuple[int, ...],
 ) -> tuple[int, tuple, int]:
-    """Validate a placement; return (site index, coloured cubes, base level)."""
-    site_i = s.cv.site_index.get(site_name) if isinstance(site_name, str) else None
+    """Validate a placement; return (site index, coloured cube offsets, base level)."""
+    cv = s.compiled
+    site_i = cv.site_index.get(site_name) if isinstance(site_name, str) else None
     if site_i is None:
         raise IllegalAction(f"There is no construction site called {site_name!r}.")
     if not (_is_int(o) and _is_int(x) and _is_int(y)):
         raise IllegalAction("Orientation and position must be whole numbers.")
     orients = kind.orientations(colours)
-    if not 0 <= o < len(orients):
+    if not 0 <= o < len(orients):  # type: ignore[operator]
         raise IllegalAction(f"The {kind.name} has orientations 0..{len(orients) - 1}.")
-    rot, cubes = orients[o]
-    site = s.cv.sites[site_i]
+    rot, cubes = orients[o]  # type: ignore[index]
+    site = cv.sites[site_i]
     base = site.placements(s.heights[site_i], kind).get((rot, x, y))
     if base is None:
         raise IllegalAction(
             f"The {kind.name} cannot go there on the {site.name}: it must lie over the "
-            f"footprint, stay within {site.height_limit} levels and be stable."
+            f"footprint, stay within {site.height_limit} levels and stand freely."
         )
     return site_i, cubes, base
 
 
-def _apply_place(s: NFState, action: tuple) -> NFState:
+def _apply_place(s: State, action: tuple) -> State:
     if len(action) != 5:
         raise IllegalAction("A placement is ('place', site, orientation, x, y).")
     shape = s.display[s.pending_card]
-    kind = s.cv.shapes[shape]
-    site_i, cubes, base = _locate(s, *action[1:], kind, s.cv.copies[s.pending_copy])
-    t = s.clone()
+    kind = s.compiled.shapes[shape]
+    site_i, cubes, base = locate(s, *action[1:], kind, s.compiled.copies[s.pending_copy])
+    t = s.copy()
     t.display = t.display[: s.pending_card] + t.display[s.pending_card + 1 :]
     t.discard = (*t.discard, shape)
     t.supply = _set(t.supply, shape, _set(t.supply[shape], s.pending_copy, False))
@@ -543,18 +641,18 @@ def _apply_place(s: NFState, action: tuple) -> NFState:
     return t
 
 
-def _apply_bonus(s: NFState, seat: int, action: tuple) -> NFState:
+def _apply_bonus(s: State, seat: int, action: tuple) -> State:
     if len(action) != 6:
         raise IllegalAction("A bonus placement is ('bonus', piece, site, orientation, x, y).")
-    b = s.cv.bonus_index.get(action[1]) if isinstance(action[1], str) else None
+    b = s.compiled.bonus_index.get(action[1]) if isinstance(action[1], str) else None
     if b is None:
         raise IllegalAction(f"There is no bonus piece called {action[1]!r}.")
     if s.bonus[seat][b] != BONUS_READY:
         why = "has expired" if s.bonus[seat][b] == BONUS_EXPIRED else "is already placed"
         raise IllegalAction(f"Your {action[1]} {why}: you cannot place it.")
-    kind = s.cv.bonus[b]
-    site_i, cubes, base = _locate(s, *action[2:], kind, _bonus_colours(kind, seat))
-    t = s.clone()
+    kind = s.compiled.bonus[b]
+    site_i, cubes, base = locate(s, *action[2:], kind, bonus_colours(kind, seat))
+    t = s.copy()
     t.bonus = _set(t.bonus, seat, _set(t.bonus[seat], b, BONUS_USED))
     _put(t, site_i, cubes, action[4], action[5], base)
     return t
@@ -563,15 +661,15 @@ def _apply_bonus(s: NFState, seat: int, action: tuple) -> NFState:
 # -- end ------------------------------------------------------------------------
 
 
-def winners(s: NFState) -> list[int]:
+def winners(s: State) -> list[int]:
     """Most points; ties: fewest allies used, then never placed the peg; else shared."""
     if not s.over:
         return []
-    tb = s.cv.tiebreak_bonus
+    tb = s.compiled.tiebreak_bonus
 
     def key(p: int) -> tuple:
         kept = tb is not None and s.bonus[p][tb] != BONUS_USED
         return (s.scores[p], -s.allies_used[p], kept)
 
-    best = max(key(p) for p in range(s.n))
-    return [p for p in range(s.n) if key(p) == best]
+    best = max(key(p) for p in range(s.num_players))
+    return [p for p in range(s.num_players) if key(p) == best]

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from games.engines.nouvellefrance import ENGINE
 from games.engines.nouvellefrance.geometry import PieceKind
-from games.engines.nouvellefrance.state import NFState
+from games.engines.nouvellefrance.state import State
 
 E = ENGINE
 
@@ -17,36 +17,36 @@ def variant(name: str = "standard") -> dict:
     return E.default_variants()[name]
 
 
-def new(name: str = "standard", n: int = 2, seed: int = 0) -> NFState:
+def new(name: str = "standard", n: int = 2, seed: int = 0) -> State:
     """A new game."""
     return E.new_game(variant(name), n, seed)
 
 
-def edit(s: NFState, **fields: object) -> NFState:
+def edit(s: State, **fields: object) -> State:
     """A copy of ``s`` with some fields replaced (test set-up only)."""
-    t = s.clone()
+    t = s.copy()
     for k, v in fields.items():
         setattr(t, k, v)
     return t
 
 
-def with_cubes(s: NFState, site_name: str, cubes: dict[tuple[int, int, int], int]) -> NFState:
+def with_cubes(s: State, site_name: str, cubes: dict[tuple[int, int, int], int]) -> State:
     """A copy of ``s`` whose site holds exactly ``cubes`` ((x, y, level) -> colour index)."""
-    i = s.cv.site_index[site_name]
-    site = s.cv.sites[i]
+    i = s.compiled.site_index[site_name]
+    site = s.compiled.sites[i]
     h = [0] * len(site.cells)
     for x, y, lv in cubes:
         j = site.index[(x, y)]
         h[j] = max(h[j], lv)
-    t = s.clone()
+    t = s.copy()
     t.cubes = tuple(dict(cubes) if k == i else c for k, c in enumerate(s.cubes))
     t.heights = tuple(tuple(h) if k == i else hh for k, hh in enumerate(s.heights))
     return t
 
 
-def heights_of(s: NFState, site_name: str, levels: dict[tuple[int, int], int]) -> tuple:
+def heights_of(s: State, site_name: str, levels: dict[tuple[int, int], int]) -> tuple:
     """A heightmap tuple for a site from ``{(x, y): height}`` (others 0)."""
-    site = s.cv.sites[s.cv.site_index[site_name]]
+    site = s.compiled.sites[s.compiled.site_index[site_name]]
     return tuple(levels.get(c, 0) for c in site.cells)
 
 
@@ -68,7 +68,7 @@ def orientation_index(
     raise AssertionError(f"no orientation of {kind.name} is {sorted(cubes)}")
 
 
-def play_random(s: NFState, rng: random.Random, limit: int = 5000) -> Iterator[tuple]:
+def play_random(s: State, rng: random.Random, limit: int = 5000) -> Iterator[tuple]:
     """Yield (state, seat, action, next_state) along a uniform-random playout."""
     for _ in range(limit):
         if E.is_over(s):
@@ -81,7 +81,7 @@ def play_random(s: NFState, rng: random.Random, limit: int = 5000) -> Iterator[t
     raise AssertionError("game did not end")
 
 
-def finish(s: NFState, seed: int = 0) -> NFState:
+def finish(s: State, seed: int = 0) -> State:
     """Play ``s`` to the end with a random policy."""
     rng = random.Random(seed)
     for _s, _seat, _a, t in play_random(s, rng):

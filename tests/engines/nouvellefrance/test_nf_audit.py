@@ -19,10 +19,10 @@ from nf_helpers import (
 )
 
 from games.engines.nouvellefrance.state import SNOWFLAKE
-from games.engines.nouvellefrance.variant import compiled
+from games.engines.nouvellefrance.variant import compile_variant
 from games.engines.protocol import IllegalAction
 
-CV = compiled(variant("standard"))
+CV = compile_variant(variant("standard"))
 SITES = {s.name: s for s in CV.sites}
 SHAPES = {k.name: k for k in CV.shapes}
 BONUS = {k.name: k for k in CV.bonus}
@@ -37,27 +37,77 @@ def _ring(w: int, h: int) -> set[tuple[int, int]]:
 
 
 def test_site_footprints_characters_and_heights() -> None:
+    """Rules file: "`church` ... the ring of a 10x6 rectangle, x 0..9, y 0..5, border cells
+    only (28 cells). `mill` ...: the ring of a 7x7 square (24 cells). `redoubt` ...: arm 1
+    cells (0..9, 0), arm 2 cells (10, 1..10) (20 cells) ... an *extra adjacency* pair
+    ((9,0),(10,1)) that holds on every level", then "tune the numbers above by simulation
+    if they miss the target, and record the tuning": the mill grew to an 8x8 ring and the
+    redoubt's arms to 15 cells each (see the tuning log in ``variant``)."""
     church, mill, redoubt = SITES["church"], SITES["mill"], SITES["redoubt"]
-    assert set(church.cells) == _ring(6, 4) and len(church.cells) == 16
-    assert set(mill.cells) == _ring(4, 4) and len(mill.cells) == 12
-    assert set(redoubt.cells) == {(x, 0) for x in range(6)} | {(6, y) for y in range(1, 7)}
+    assert set(church.cells) == _ring(10, 6) and len(church.cells) == 28
+    assert set(mill.cells) == _ring(8, 8) and len(mill.cells) == 28
+    assert set(redoubt.cells) == {(x, 0) for x in range(15)} | {(15, y) for y in range(1, 16)}
+    assert len(redoubt.cells) == 30
     assert (church.character, mill.character, redoubt.character) == (
         "priest",
         "colonist",
         "soldier",
     )
     assert all(s.height_limit == 3 for s in CV.sites)
-    assert redoubt.extra == {(5, 0): ((6, 1),), (6, 1): ((5, 0),)}
+    assert redoubt.extra == {(14, 0): ((15, 1),), (15, 1): ((14, 0),)}
     assert church.extra == {} and mill.extra == {}
+    # Walls one cube thick: every cell has at most two face neighbours in its site.
+    for site in CV.sites:
+        for x, y in site.cells:
+            near = {(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)} & set(site.cells)
+            assert len(near) <= 2
+
+
+@pytest.fixture(scope="module")
+def greedy_self_play() -> dict:
+    """A sample of the acceptance run: 4 greedy players (the full run is 200 games, see
+    the ``variant`` docstring)."""
+    from games.engines import simulate
+
+    return simulate.run("nouvellefrance", players=4, games=12, bots=["greedy"], seed=0)
+
+
+@pytest.mark.slow
+def test_acceptance_at_most_5_percent_of_drawn_pieces_unplaceable(greedy_self_play) -> None:
+    """Rules file, acceptance of footprint data: "in 4-player self-play by the greedy bot,
+    at most 5% of the building pieces drawn are unplaceable".  The spec's first data (72
+    cells) left 17.5% unplaceable; the earlier reconstruction (40 cells) is refused by the
+    validator (test_nf_variants)."""
+    report = greedy_self_play
+    assert report["errors"] == [] and report["completed"] == 12
+    assert report["figures"]["unplaceable_share"]["mean"] <= 0.05
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(
+    strict=True,
+    reason="not reachable by footprint data with the greedy bot: it leaves level 1 of the "
+    "site whose stick scores + there nearly empty (about 0.2 full) whatever the footprints; "
+    "see the tuning log in games.engines.nouvellefrance.variant",
+)
+def test_acceptance_level_1_of_every_site_half_full_at_the_first_storm(greedy_self_play) -> None:
+    """Rules file, acceptance of footprint data: "level 1 of every site is at least half
+    full at the 1st storm" (``level1_fill_at_first_storm`` is the least full site)."""
+    assert greedy_self_play["figures"]["level1_fill_at_first_storm"]["mean"] >= 0.5
 
 
 def test_no_piece_spans_the_redoubt_bend() -> None:
+    """Rules file: "(9,0) and (10,1) touch only at the bend ... It joins cubes for scoring
+    only; no piece can span the bend." """
     redoubt = SITES["redoubt"]
+    ((a, _b),) = {tuple(sorted((k, v[0]))) for k, v in redoubt.extra.items()}
+    arm1 = {c for c in redoubt.cells if c[1] == a[1]}
+    arm2 = set(redoubt.cells) - arm1
     for kind in (*CV.shapes, *CV.bonus):
         for r, rot in enumerate(kind.rotations):
             for x, y, _idx in redoubt.candidates(kind, r):
                 cols = {(x + dx, y + dy) for dx, dy in rot.columns}
-                assert not (any(c[1] == 0 for c in cols) and any(c[0] == 6 for c in cols))
+                assert cols <= arm1 or cols <= arm2
 
 
 # The twelve pentominoes drawn by letter; a shape matches a letter when some planar
@@ -167,7 +217,7 @@ def test_copy_colours_bonus_pieces_cards_sticks_bonuses() -> None:
         assert site.character_bonus == {"+": 6, "x2": 4, "-": 8}
     # bonus pieces are all in the placing player's colour
     for seat in range(4):
-        s = edit(new(n=4, seed=3), active=seat, step="draw")
+        s = edit(new(n=4, seed=3), active=seat, phase="draw")
         t = E.apply(s, seat, ("bonus", "beam", "mill", 0, 0, 0))
         assert set(t.cubes[1].values()) == {seat}
     # sticks are dealt at random
@@ -207,11 +257,11 @@ def test_setup_piles_and_display(name: str, piles: list[int]) -> None:
 
 
 def test_bonus_piece_replaces_the_draw_and_the_card() -> None:
-    s = edit(new(n=2, seed=8), active=0, step="draw")
+    s = edit(new(n=2, seed=8), active=0, phase="draw")
     t = E.apply(s, 0, ("bonus", "post", "church", 0, 0, 0))
     assert t.display == s.display and t.deck == s.deck and t.discard == s.discard
     assert t.supply == s.supply and t.placed == s.placed
-    assert t.step == "fille" and t.points == 2  # two own cubes, nothing to touch
+    assert t.phase == "fille" and t.points == 2  # two own cubes, nothing to touch
     with pytest.raises(IllegalAction):
         E.apply(t, 0, ("draw",))
     u = E.apply(E.apply(t, 0, ("no_ally",)), 1, ("coureur",))  # 2 // 2 = 1 for seat 1
@@ -219,7 +269,7 @@ def test_bonus_piece_replaces_the_draw_and_the_card() -> None:
 
 
 def test_coureur_clockwise_skips_used_ones_and_never_the_active_player() -> None:
-    s = edit(new(n=4, seed=4), active=2, step="draw")
+    s = edit(new(n=4, seed=4), active=2, phase="draw")
     s = edit(
         s, ready=((True, True, True), (True, True, True), (True, True, True), (True, False, True))
     )
@@ -230,40 +280,71 @@ def test_coureur_clockwise_skips_used_ones_and_never_the_active_player() -> None
     t = E.apply(t, 0, ("decline",))
     assert E.to_move(t) == [1]
     t = E.apply(t, 1, ("decline",))
-    assert t.step != "coureur" and t.active == 3  # the active seat 2 is never asked
+    assert t.phase != "coureur" and t.active == 3  # the active seat 2 is never asked
 
 
-def test_discard_removes_one_copy_and_keeps_the_turn() -> None:
+def test_discard_lets_the_player_choose_the_copy_and_keeps_the_turn() -> None:
+    """Rules file: "If no face-up card can be played: discard one face-up card of your
+    choice, remove one copy of its shape of your choice from the game (if any is left),
+    draw again and restart step 3." """
     s = new(n=2, seed=5)
-    s = edit(s, step="card", display=(0, 1, 2))
+    s = edit(s, phase="card", display=(0, 1, 2))
     # nothing fits anywhere: every site full to the top
-    full = tuple((3,) * len(site.cells) for site in s.cv.sites)
+    full = tuple((3,) * len(site.cells) for site in s.compiled.sites)
     s = edit(s, heights=full)
+    s = edit(s, supply=tuple((i != 2, True, i != 2, True) for i in range(9)))
     me = s.active
-    assert E.legal_actions(s, me) == [("discard", 0), ("discard", 1), ("discard", 2)]
-    t = E.apply(s, me, ("discard", 1))
-    assert t.removed_pieces == ((1, 0),) and t.active == me
+    assert E.legal_actions(s, me) == [
+        *[("discard", 0, k) for k in range(4)],
+        *[("discard", 1, k) for k in range(4)],
+        ("discard", 2, 1),
+        ("discard", 2, 3),
+    ]
+    t = E.apply(s, me, ("discard", 1, 2))
+    assert t.removed_pieces == ((1, 2),) and t.active == me
+    assert t.supply[1] == (True, True, False, True)
     assert t.discard == (1,) and len(t.display) == 3 and t.display[:2] == (0, 2)
     with pytest.raises(IllegalAction, match="no such face-up card"):
-        E.apply(s, me, ("discard", 7))
+        E.apply(s, me, ("discard", 7, 0))
+    with pytest.raises(IllegalAction, match="copy of that shape that goes back in the box"):
+        E.apply(s, me, ("discard", 1))
+    with pytest.raises(IllegalAction, match="one of 1, 3"):
+        E.apply(s, me, ("discard", 2, 0))  # copy 0 of shape 2 is gone already
+    event = E.describe_action(s, ("discard", 2, 3))
+    assert event["type"] == "discarded" and (event["shape"], event["copy"]) == (
+        s.compiled.shapes[2].name,
+        3,
+    )
+    # Two face-up cards of one shape are alike: the event does not say which went.
+    twins = edit(s, display=(1, 1, 2))
+    assert E.describe_action(twins, ("discard", 0, 2)) == E.describe_action(
+        twins, ("discard", 1, 2)
+    )
+    # With no copy of its shape left, the card alone is discarded.
+    bare = edit(s, supply=tuple((False,) * 4 if i == 0 else c for i, c in enumerate(s.supply)))
+    assert ("discard", 0) in E.legal_actions(bare, me)
+    u = E.apply(bare, me, ("discard", 0))
+    assert u.removed_pieces == () and E.describe_action(bare, ("discard", 0))["copy"] is None
 
 
 # -- placement -----------------------------------------------------------------------
 
 
-def test_stability_uses_the_rectangle_of_the_resting_cubes() -> None:
-    s = edit(new(n=2, seed=2), active=0, step="draw")
+def test_stability_uses_the_hull_of_the_resting_cubes() -> None:
+    """Rules file: "the centre of mass of its cubes, seen from above, lies strictly inside
+    the convex hull of the top faces it rests on" (more cases in test_nf_geometry)."""
+    s = edit(new(n=2, seed=2), active=0, phase="draw")
     beam_x = rotation_index(BONUS["beam"], {(0, 0, 0), (1, 0, 0), (2, 0, 0)})
     beam_o = orientation_index(BONUS["beam"], (0, 0, 0), {(0, 0, 0, 0), (1, 0, 0, 0), (2, 0, 0, 0)})
     assert beam_x == BONUS["beam"].orientations((0, 0, 0))[beam_o][0]
     # resting on its end cube only: centre 1.5 outside [0, 1]
     end = with_cubes(s, "church", {(0, 0, 1): B})
-    with pytest.raises(IllegalAction, match="stable"):
+    with pytest.raises(IllegalAction, match="stand freely"):
         E.apply(end, 0, ("bonus", "beam", "church", beam_o, 0, 0))
     # resting on its middle cube: centre inside [1, 2]
     mid = with_cubes(s, "church", {(1, 0, 1): B})
     assert E.apply(mid, 0, ("bonus", "beam", "church", beam_o, 0, 0)).cubes[0][(0, 0, 2)] == W
-    # a flat L resting on two diagonal corners: the rectangle they span holds its centre
+    # a flat L resting on two diagonal corners: the hull they span holds its centre
     L = SHAPES["scythe"]
     flat = {(0, 0, 0), (1, 0, 0), (2, 0, 0), (3, 0, 0), (0, 1, 0)}
     r = rotation_index(L, flat)
@@ -276,7 +357,7 @@ def test_stability_uses_the_rectangle_of_the_resting_cubes() -> None:
 
 
 def test_pieces_rest_at_buried_levels_and_score_nothing_there() -> None:
-    s = edit(new(n=2, seed=3), storms=1, active=0, step="draw")
+    s = edit(new(n=2, seed=3), storms=1, active=0, phase="draw")
     post = BONUS["post"]
     flat = orientation_index(post, (0, 0), {(0, 0, 0, 0), (1, 0, 0, 0)})
     upright = orientation_index(post, (0, 0), {(0, 0, 0, 0), (0, 0, 1, 0)})
@@ -291,7 +372,7 @@ def test_pieces_rest_at_buried_levels_and_score_nothing_there() -> None:
 
 def test_last_storm_buries_nothing_level_three_stays_uncovered() -> None:
     s = new(n=2, seed=9)
-    s = edit(s, storms=2, step="draw", deck=(SNOWFLAKE, *s.deck), deck_piles=(6, *s.deck_piles))
+    s = edit(s, storms=2, phase="draw", deck=(SNOWFLAKE, *s.deck), deck_piles=(6, *s.deck_piles))
     s = with_cubes(s, "church", {(0, 0, 1): W, (0, 0, 2): W, (0, 0, 3): W})
     mid = E.observe(s, None)
     assert mid["buried_levels"] == 2
@@ -306,7 +387,7 @@ def test_last_storm_buries_nothing_level_three_stays_uncovered() -> None:
 def test_storm_counts_bonus_cubes_and_ignores_neutral_colours() -> None:
     s = new(n=2, seed=9)
     s = edit(
-        s, sticks=(0, 1, 2), step="draw", deck=(SNOWFLAKE, *s.deck), deck_piles=(2, *s.deck_piles)
+        s, sticks=(0, 1, 2), phase="draw", deck=(SNOWFLAKE, *s.deck), deck_piles=(2, *s.deck_piles)
     )
     s = with_cubes(s, "church", {(0, 0, 1): W, (1, 0, 1): Y, (2, 0, 1): U, (3, 0, 2): B})
     t = E.apply(s, s.active, ("draw",))
@@ -321,8 +402,15 @@ def _reordered(seed: int):
     s = new("standard", 3, seed)
     # Leave two pile-1 cards on top so the Huron window holds piles 1, 1, 2.
     keep = len([p for p in s.deck_piles if p == 1]) - 2
-    s = edit(s, deck=s.deck[keep:], deck_piles=s.deck_piles[keep:], step="huron")
     me = s.active
+    s = edit(
+        s,
+        deck=s.deck[keep:],
+        deck_piles=s.deck_piles[keep:],
+        discard=s.deck[:keep],
+        phase="huron",
+        huron_queue=(me,),
+    )
     t = E.apply(s, me, ("huron",))
     assert t.deck_piles[:3] == (1, 1, 2)
     return s, me, E.apply(t, me, ("order", 2, 0, 1))
@@ -352,32 +440,57 @@ def test_determinize_hides_a_huron_reorder_from_the_others() -> None:
         assert E.determinize(fresh, None, random.Random(k)).deck_piles == fresh.deck_piles
 
 
-def test_order_description_reveals_nothing() -> None:
+def test_an_old_reorder_stays_hidden_while_its_author_peeks_again() -> None:
+    """The positions a reorder moved stay mixed for the others until they are drawn, even
+    while the same player looks again (their fresh peek changes nothing yet)."""
+    s, me, _t = _reordered(4)
+    t = E.apply(E.apply(s, me, ("huron",)), me, ("order", 0, 2, 1))
+    assert t.deck_piles[:3] == (1, 2, 1) and t.reordered == 3
+    t = edit(t, phase="draw", huron_queue=())
+    t = E.apply(t, me, ("draw",))  # the pile-1 card comes up; (2, 1) stay mixed
+    assert t.deck_piles[:2] == (2, 1) and t.reordered == 2 and t.known[me] == 2
+    t = edit(t, phase="huron", huron_queue=(me,), ready=((True,) * 3,) * 3)
+    peeking = E.apply(t, me, ("huron",))
+    assert peeking.phase == "huron_order" and peeking.known[me] == 3
+    other = (me + 1) % 3
+    for seat in (other, None):
+        seen = {E.determinize(peeking, seat, random.Random(k)).deck_piles[:2] for k in range(30)}
+        assert seen == {(2, 1), (1, 2)}
+    assert {E.determinize(peeking, me, random.Random(k)).deck[:3] for k in range(5)} == {
+        peeking.deck[:3]
+    }
+
+
+def test_huron_events_reveal_no_card_and_no_order() -> None:
+    """Rules file: "the order is now known to that player only"; the events say who
+    looked and how many cards, never which ones or their order."""
     s = new("standard", 2, 2)
-    s = edit(s, step="huron")
     me = s.active
+    s = edit(s, phase="huron", huron_queue=(me,))
+    assert E.describe_action(s, ("huron",)) == {"type": "huron", "seat": me, "cards": 3}
     t = E.apply(s, me, ("huron",))
-    texts = {E.describe_action(t, a) for a in E.legal_actions(t, me)}
-    assert len(texts) == 1
+    events = [E.describe_action(t, a) for a in E.legal_actions(t, me)]
+    assert len(events) == 6
+    assert all(e == {"type": "huron_ordered", "seat": me, "cards": 3} for e in events)
     spectator = E.observe(t, None)
     assert spectator["huron_known"] == [] and "deck" not in spectator
-    assert [E.observe(E.apply(t, me, a), None) for a in E.legal_actions(t, me)].count(
-        spectator | {"turn": {**spectator["turn"], "step": "draw"}}
-    ) == 6
+    after = [E.observe(E.apply(t, me, a), None) for a in E.legal_actions(t, me)]
+    assert all(view == after[0] for view in after)
 
 
 # -- errors --------------------------------------------------------------------------------
 
 
 def test_refusals_explain_what_is_wrong() -> None:
-    s = edit(new("standard", 2, 2), step="huron")
+    s = new("standard", 2, 2)
     me = s.active
+    s = edit(s, phase="huron", huron_queue=(me,))
     t = E.apply(s, me, ("huron",))
     with pytest.raises(IllegalAction, match=r"positions 0\.\.2"):
         E.apply(t, me, ("order", 0, 0, 1))
     with pytest.raises(IllegalAction, match="waiting for putting the peeked cards"):
         E.apply(t, me, ("draw",))
-    c = edit(new("standard", 2, 2), step="copy", pending_card=0)
+    c = edit(new("standard", 2, 2), phase="copy", pending_card=0)
     shape = c.display[0]
     c = edit(
         c,
@@ -387,7 +500,7 @@ def test_refusals_explain_what_is_wrong() -> None:
     )
     with pytest.raises(IllegalAction, match="not in the supply"):
         E.apply(c, c.active, ("copy", 0))
-    f = edit(new("standard", 2, 2), step="fille", points=3)
+    f = edit(new("standard", 2, 2), phase="fille", points=3)
     with pytest.raises(IllegalAction, match="fille_du_roy"):
         E.apply(f, f.active, ("fille_du_roy", 1))
 
@@ -395,14 +508,14 @@ def test_refusals_explain_what_is_wrong() -> None:
 @pytest.mark.parametrize(
     ("path", "value", "field", "words"),
     [
-        (("bonus_pieces", 1, "cells"), [[0, 0], [2, 0]], "bonus_pieces.1.cells", "face-connected"),
-        (("sites", 1, "height_limit"), -2, "sites.1.height_limit", "at least 1"),
+        (("bonus_pieces", 1, "cells"), [[0, 0], [2, 0]], "bonus_pieces[1].cells", "face-connected"),
+        (("sites", 1, "height_limit"), -2, "sites[1].height_limit", "at least 1"),
         (("deck", "snowflake_piles"), [2, 2, 6], "deck.snowflake_piles", "duplicate"),
-        (("sites", 0, "footprint"), [[0, 0], [1]], "sites.0.footprint", ""),
+        (("sites", 0, "footprint"), [[0, 0], [1]], "sites[0].footprint", ""),
         (
             ("shapes", 0, "cells"),
             [[0, 0], [0, 0], [1, 0], [2, 0], [3, 0]],
-            "shapes.0.cells",
+            "shapes[0].cells",
             "duplicate",
         ),
     ],
@@ -425,7 +538,7 @@ def _late(name: str, n: int, seed: int):
     rng = random.Random(seed)
     last = None
     for _b, _seat, _a, t in play_random(new(name, n, seed), rng):
-        if t.step == "place":
+        if t.phase == "place":
             last = t
     return last
 
@@ -439,26 +552,28 @@ def test_apply_accepts_exactly_the_listed_placements_late_in_the_game(name, n, s
     assert s is not None
     seat = E.to_move(s)[0]
     if mode == "bonus":  # the same crowded sites, every bonus piece still in hand
-        s = edit(s, step="draw", bonus=(("ready",) * 3,) * n, pending_card=-1, pending_copy=-1)
+        s = edit(s, phase="draw", bonus=(("ready",) * 3,) * n, pending_card=-1, pending_copy=-1)
+    xs = range(-2, 3 + max(x for site in s.compiled.sites for x, _y in site.cells))
+    ys = range(-2, 3 + max(y for site in s.compiled.sites for _x, y in site.cells))
     legal = set(E.legal_actions(s, seat))
-    if s.step == "place":
-        kind = s.cv.shapes[s.display[s.pending_card]]
-        orients = len(kind.orientations(s.cv.copies[s.pending_copy]))
+    if s.phase == "place":
+        kind = s.compiled.shapes[s.display[s.pending_card]]
+        orients = len(kind.orientations(s.compiled.copies[s.pending_copy]))
         tries = [
             ("place", site.name, o, x, y)
-            for site in s.cv.sites
+            for site in s.compiled.sites
             for o in range(orients)
-            for x in range(-2, 8)
-            for y in range(-2, 8)
+            for x in xs
+            for y in ys
         ]
     else:
         tries = [
             ("bonus", b.name, site.name, o, x, y)
-            for b in s.cv.bonus
-            for site in s.cv.sites
+            for b in s.compiled.bonus
+            for site in s.compiled.sites
             for o in range(len(b.orientations((seat,) * len(b.cells))))
-            for x in range(-2, 8)
-            for y in range(-2, 8)
+            for x in xs
+            for y in ys
         ]
     accepted = 0
     for a in tries:
@@ -469,7 +584,7 @@ def test_apply_accepts_exactly_the_listed_placements_late_in_the_game(name, n, s
             continue
         assert a in legal, a
         accepted += 1
-        site_i = s.cv.site_index[a[-4]]
+        site_i = s.compiled.site_index[a[-4]]
         new_cubes = set(t.cubes[site_i]) - set(s.cubes[site_i])
         assert new_cubes and max(lv for _x, _y, lv in new_cubes) <= 3
     assert accepted > 0

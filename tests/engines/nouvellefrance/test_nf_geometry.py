@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
+import math
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -16,10 +19,11 @@ from nf_helpers import (
     with_cubes,
 )
 
-from games.engines.nouvellefrance.variant import compiled
+from games.engines.nouvellefrance.geometry import Site
+from games.engines.nouvellefrance.variant import compile_variant
 from games.engines.protocol import IllegalAction
 
-CV = compiled(variant("standard"))
+CV = compile_variant(variant("standard"))
 SHAPES = {k.name: k for k in CV.shapes}
 BONUS = {k.name: k for k in CV.bonus}
 CHURCH = CV.sites[CV.site_index["church"]]
@@ -61,7 +65,7 @@ def test_coloured_orientations_distinguish_colour_layouts() -> None:
 
 
 def test_rotations_computed_once_per_variant() -> None:
-    assert compiled(variant("standard")) is CV
+    assert compile_variant(variant("standard")) is CV
     assert SHAPES["plough"].orientations(CV.copies[0]) is SHAPES["plough"].orientations(
         CV.copies[0]
     )
@@ -106,16 +110,20 @@ def test_height_limit() -> None:
 
 def test_outside_footprint_refused_and_state_unchanged() -> None:
     s = new(seed=3)
-    s = edit(s, step="draw")
+    s = edit(s, phase="draw")
     peg = BONUS["peg"]
     seat = s.active
     before = E.state_to_json(s)
-    for x, y in [(1, 1), (6, 0), (-1, 0), (2, 2)]:
+    xs = [x for x, _y in CHURCH.cells]
+    for x, y in [(1, 1), (max(xs) + 1, 0), (-1, 0), (2, 2)]:
         with pytest.raises(IllegalAction):
             E.apply(s, seat, ("bonus", "peg", "church", 0, x, y))
-    # The redoubt bend: no piece may span (5, 0) and (6, 1), nor sit at (6, 0).
+    # The redoubt bend: no piece may span its two cells, nor fill the missing corner.
+    ((a, b),) = {tuple(sorted((k, v[0]))) for k, v in REDOUBT.extra.items()}
+    corner = (b[0], a[1])
+    assert corner not in REDOUBT.index
     with pytest.raises(IllegalAction):
-        E.apply(s, seat, ("bonus", "post", "redoubt", 0, 6, 0))
+        E.apply(s, seat, ("bonus", "peg", "redoubt", 0, *corner))
     assert E.state_to_json(s) == before
     assert (0, 0, 0) in {(r, x, y) for (r, x, y) in CHURCH.placements(s.heights[0], peg)}
 
@@ -123,15 +131,90 @@ def test_outside_footprint_refused_and_state_unchanged() -> None:
 def test_unstable_bonus_refused_through_apply() -> None:
     s = new(seed=5)
     seat = s.active
-    s = edit(s, step="draw")
+    s = edit(s, phase="draw")
     s = with_cubes(s, "church", {(0, 0, 1): 3, (0, 0, 2): 3})
     o = orientation_index(
         BONUS["beam"], (seat,) * 3, {(0, 0, 0, seat), (1, 0, 0, seat), (2, 0, 0, seat)}
     )
-    with pytest.raises(IllegalAction, match="stable"):
+    with pytest.raises(IllegalAction, match="stand freely"):
         E.apply(s, seat, ("bonus", "beam", "church", o, 0, 0))
     t = E.apply(s, seat, ("bonus", "beam", "church", o, 1, 0))  # on the ground, stable
     assert {(1, 0, 1), (2, 0, 1), (3, 0, 1)} <= set(t.cubes[0])
+
+
+# -- the support-hull rule -------------------------------------------------------------
+#
+# Rules file: "it is stable ("must stand freely"): the centre of mass of its cubes, seen
+# from above, lies strictly inside the convex hull of the top faces it rests on (each
+# resting cube's full 1x1 cell; the ground counts as support). A piece whose centre lies
+# on the hull's edge, or over empty space beside its supports, falls and is illegal."
+# German rulebook: "Die Bausteine müssen frei stehen können und dürfen nicht durch andere
+# Bausteine oder Schneewehen gestützt werden."
+
+FLOOR = Site("floor", "nobody", [(x, y) for x in range(4) for y in range(4)], 3, [], {})
+
+
+def _floor(levels: dict[tuple[int, int], int]) -> tuple[int, ...]:
+    return tuple(levels.get(c, 0) for c in FLOOR.cells)
+
+
+def test_centre_on_the_edge_of_the_support_falls() -> None:
+    """A post lying flat on one cube: its centre is on that cube's edge, so it falls."""
+    post = BONUS["post"]
+    flat = rotation_index(post, {(0, 0, 0), (1, 0, 0)})
+    assert (flat, 0, 0) not in FLOOR.placements(_floor({(0, 0): 1}), post)
+    assert (flat, 0, 0) not in FLOOR.placements(_floor({(1, 0): 1}), post)
+    # Resting on both cubes, or on the ground, it stands.
+    assert FLOOR.placements(_floor({(0, 0): 1, (1, 0): 1}), post)[(flat, 0, 0)] == 2
+    assert FLOOR.placements(_floor({}), post)[(flat, 0, 0)] == 1
+
+
+def test_centre_over_empty_space_between_diagonal_supports_falls() -> None:
+    """Inside the rectangle the supports span but outside their convex hull: it falls.
+
+    The flat F rests on (0, 1) and (1, 2); its centre (1.5, 1.3) lies below the hull
+    edge from (1, 1) to (2, 2), over the empty cell (1, 1).
+    """
+    plough = SHAPES["plough"]
+    cubes = {(0, 1, 0), (1, 0, 0), (1, 1, 0), (1, 2, 0), (2, 0, 0)}
+    r = rotation_index(plough, cubes)
+    supports = {(0, 1): 1, (1, 2): 1}
+    assert (r, 0, 0) not in FLOOR.placements(_floor(supports), plough)
+    # One more support under (1, 0) puts the centre strictly inside: it stands.
+    assert FLOOR.placements(_floor(supports | {(1, 0): 1}), plough)[(r, 0, 0)] == 2
+
+
+def test_centre_exactly_on_a_diagonal_hull_edge_falls() -> None:
+    """The flat X on two neighbouring arms: the centre (1.5, 1.5) is on the edge x+y=3."""
+    cross = SHAPES["cross"]
+    flat = next(i for i, rot in enumerate(cross.rotations) if rot.top == 0)
+    assert (flat, 0, 0) not in FLOOR.placements(_floor({(0, 1): 1, (1, 0): 1}), cross)
+    # On the centre cube alone it balances (strictly inside the centre cell).
+    assert FLOOR.placements(_floor({(1, 1): 1}), cross)[(flat, 0, 0)] == 2
+
+
+def test_stability_table_is_the_hull_rule() -> None:
+    """Every rotation's precomputed table equals the rule computed from scratch."""
+    for kind in (*CV.shapes, *CV.bonus):
+        for rot in kind.rotations:
+            for mask, stable in enumerate(rot.stable):
+                resting = [c for i, c in enumerate(rot.columns) if mask >> i & 1]
+                assert stable == _hull_rule(rot.cubes, resting)
+
+
+def _hull_rule(cubes, resting) -> bool:
+    """Independent float version: the centre is strictly inside the convex hull of the
+    resting cells' corners when the corners seen from it leave no angular gap of half a
+    turn or more (a gap of exactly half a turn puts it on an edge)."""
+    if not resting:
+        return False
+    cx = sum(c[0] + 0.5 for c in cubes) / len(cubes)
+    cy = sum(c[1] + 0.5 for c in cubes) / len(cubes)
+    corners = {(x + i, y + j) for x, y in resting for i in (0, 1) for j in (0, 1)}
+    angles = sorted(math.atan2(py - cy, px - cx) for px, py in corners if (px, py) != (cx, cy))
+    gaps = [b - a for a, b in itertools.pairwise(angles)]
+    gaps.append(angles[0] + 2 * math.pi - angles[-1])
+    return max(gaps) < math.pi - 1e-9
 
 
 def _brute_force(site, heights, kind):
@@ -156,24 +239,20 @@ def _brute_force(site, heights, kind):
                     continue
                 own = set(cubes)
                 resting = [
-                    c
+                    c[:2]
                     for c in cubes
                     if c[2] == 1 or ((c[0], c[1], c[2] - 1) not in own and h[c[:2]] == c[2] - 1)
                 ]
-                cx = sum(c[0] + 0.5 for c in cubes) / len(cubes)
-                cy = sum(c[1] + 0.5 for c in cubes) / len(cubes)
-                x0 = min(c[0] for c in resting)
-                x1 = max(c[0] for c in resting) + 1
-                y0 = min(c[1] for c in resting)
-                y1 = max(c[1] for c in resting) + 1
-                if x0 <= cx <= x1 and y0 <= cy <= y1:
+                rel = [(cx - x, cy - y) for cx, cy in resting]
+                offsets = [(dx, dy) for dx, dy, _dz in rot.cubes]
+                if _hull_rule([(dx, dy, 0) for dx, dy in offsets], rel):
                     found[(r, x, y)] = base
     return found
 
 
 @settings(max_examples=30, deadline=None)
 @given(
-    site=st.sampled_from(CV.sites),
+    site=st.sampled_from((*CV.sites, FLOOR)),
     kind=st.sampled_from(CV.shapes + CV.bonus),
     data=st.data(),
 )

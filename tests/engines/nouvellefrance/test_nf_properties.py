@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from nf_helpers import E, new, play_random
 
-from games.engines.nouvellefrance.state import NFState
+from games.engines.nouvellefrance.events import EVENT_TYPES
+from games.engines.nouvellefrance.state import State
 from games.engines.protocol import IllegalAction
 
 GAMES = st.tuples(st.integers(0, 2**31), st.integers(2, 4), st.sampled_from(["standard", "simple"]))
@@ -40,18 +41,18 @@ GARBAGE = [
 ]
 
 
-def conservation(s: NFState) -> None:
-    cv = s.cv
+def conservation(s: State) -> None:
+    cv = s.compiled
     placed = Counter(shape for shape, _k, _site in s.placed)
     removed = Counter(shape for shape, _k in s.removed_pieces)
     for i in range(len(cv.shapes)):
         assert sum(s.supply[i]) + placed[i] + removed[i] == len(cv.copies)
     assert len(s.deck) + len(s.display) + len(s.discard) + s.storms == cv.total_cards == 39
-    for p in range(s.n):
+    for p in range(s.num_players):
         assert sum(s.breakdown[p]) == s.scores[p]
     bonus_cubes = sum(
         len(b.cells)
-        for p in range(s.n)
+        for p in range(s.num_players)
         for b, st_ in zip(cv.bonus, s.bonus[p], strict=True)
         if st_ == "used"
     )
@@ -63,11 +64,11 @@ def conservation(s: NFState) -> None:
             assert lv <= s.heights[i][site.index[(x, y)]]
 
 
-def views(s: NFState) -> list:
-    return [*range(s.n), None]
+def views(s: State) -> list:
+    return [*range(s.num_players), None]
 
 
-def heavy_checks(s: NFState, rng: random.Random) -> None:
+def heavy_checks(s: State, rng: random.Random) -> None:
     data = E.state_to_json(s)
     text = json.dumps(data)
     back = E.state_from_json(json.loads(text))
@@ -88,7 +89,7 @@ def heavy_checks(s: NFState, rng: random.Random) -> None:
     movers = E.to_move(s)
     legal = E.legal_actions(s, movers[0])
     assert legal
-    for seat in range(s.n):
+    for seat in range(s.num_players):
         if seat not in movers:
             assert E.legal_actions(s, seat) == []
             with pytest.raises(IllegalAction):
@@ -106,7 +107,9 @@ def heavy_checks(s: NFState, rng: random.Random) -> None:
                 E.apply(s, movers[0], shifted)
     for a in rng.sample(legal, min(len(legal), 8)):
         E.apply(s, movers[0], a)  # every listed action is accepted
-        assert isinstance(E.describe_action(s, a), str)
+        event = E.describe_action(s, a)
+        assert event["type"] in EVENT_TYPES and event["seat"] == movers[0]
+        json.dumps(event)
     assert E.state_to_json(s) == before
 
 
@@ -160,7 +163,7 @@ def test_determinize_really_reshuffles(name: str) -> None:
     decks = {E.determinize(s, p, random.Random(k)).deck for k in range(5) for p in (0, None)}
     assert len(decks) > 1
     me = s.active
-    t = E.apply(s, me, ("huron",)) if s.step == "huron" else None
+    t = E.apply(s, me, ("huron",)) if s.phase == "huron" else None
     if t is not None:
         for k in range(5):
             d = E.determinize(t, me, random.Random(k))
@@ -185,9 +188,9 @@ def test_action_from_json_rejects_garbage() -> None:
     assert E.action_from_json(["place", "church", 3, 0, 1]) == ("place", "church", 3, 0, 1)
 
 
-def test_clone_copies_every_field_and_apply_never_mutates() -> None:
+def test_copy_copies_every_field_and_apply_never_mutates() -> None:
     s = new("standard", 3, 5)
-    c = s.clone()
+    c = s.copy()
     for name in type(s).__slots__:
         assert getattr(c, name) is getattr(s, name)
     before = E.state_to_json(s)
@@ -200,12 +203,14 @@ def test_clone_copies_every_field_and_apply_never_mutates() -> None:
     assert E.state_to_json(s) == before
 
 
-def test_describe_action_sentences() -> None:
-    s = new("standard", 2, 21)
+def test_events_are_data_and_cover_a_game() -> None:
+    """Every action of a game has an event: JSON data with a known type, never prose."""
+    s = new("standard", 3, 21)
     seen = set()
-    for b, _seat, a, _t in play_random(s, random.Random(21)):
-        text = E.describe_action(b, a)
-        assert text.startswith("Player ") and text.endswith(".")
-        assert "seed" not in text
-        seen.add(a[0])
-    assert {"draw", "card", "copy", "place"} <= seen
+    for b, seat, a, _t in play_random(s, random.Random(21)):
+        event = E.describe_action(b, a)
+        assert event["type"] in EVENT_TYPES and event["seat"] == seat
+        assert json.loads(json.dumps(event)) == event
+        assert not any(isinstance(v, str) and " " in v for v in event.values())
+        seen.add(event["type"])
+    assert {"drew", "card_chosen", "copy_taken", "placed", "bonus_placed"} <= seen

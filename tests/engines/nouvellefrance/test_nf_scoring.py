@@ -13,20 +13,20 @@ W, B, Y, U = 0, 1, 2, 3  # white, brown, yellow, blue
 
 def placing(s, shape: str, copy: int, active: int = 0):
     """``s`` at the place step with ``shape`` (copy ``copy``) chosen by ``active``."""
-    i = s.cv.shape_index[shape]
-    return edit(s, active=active, display=(i,), pending_card=0, pending_copy=copy, step="place")
+    i = s.compiled.shape_index[shape]
+    return edit(s, active=active, display=(i,), pending_card=0, pending_copy=copy, phase="place")
 
 
 def scythe_upright(s, copy: int = 0) -> int:
     """Orientation: L standing along x, foot up at x=0: colours c0..c3 on level 1, c4 above."""
-    kind = s.cv.shapes[s.cv.shape_index["scythe"]]
-    c = s.cv.copies[copy]
+    kind = s.compiled.shapes[s.compiled.shape_index["scythe"]]
+    c = s.compiled.copies[copy]
     cubes = {(0, 0, 0, c[0]), (1, 0, 0, c[1]), (2, 0, 0, c[2]), (3, 0, 0, c[3]), (0, 0, 1, c[4])}
     return orientation_index(kind, c, cubes)
 
 
 def peg(s, seat: int, site: str, x: int, y: int):
-    return E.apply(edit(s, active=seat, step="draw"), seat, ("bonus", "peg", site, 0, x, y))
+    return E.apply(edit(s, active=seat, phase="draw"), seat, ("bonus", "peg", site, 0, x, y))
 
 
 def test_own_colour_cubes_and_adjacency() -> None:
@@ -48,15 +48,27 @@ def test_own_colour_cubes_and_adjacency() -> None:
     assert t3.points == 1
 
 
+def _bend(s):
+    """The redoubt's two bend cells, the one on the first arm first."""
+    redoubt = s.compiled.sites[s.compiled.site_index["redoubt"]]
+    ((a, b),) = {tuple(sorted((k, v[0]))) for k, v in redoubt.extra.items()}
+    return a, b
+
+
 def test_redoubt_bend_adjacency() -> None:
+    """German rulebook: "Bei der Schanze zählt das oben abgebildete, geknickte Feld als ein
+    Feld. Von daher gelten hier für die Punktwertung auch Würfelflächen als angrenzend, die
+    sich nicht zwangsläufig berühren." Rules file: an extra adjacency pair ((9,0),(10,1))
+    that holds on every level."""
     s = new(n=2, seed=2)
-    touching = peg(with_cubes(s, "redoubt", {(6, 1, 1): W}), W, "redoubt", 5, 0)
+    (ax, ay), (bx, by) = _bend(s)
+    touching = peg(with_cubes(s, "redoubt", {(bx, by, 1): W}), W, "redoubt", ax, ay)
     assert touching.points == 2
-    apart = peg(with_cubes(s, "redoubt", {(6, 2, 1): W}), W, "redoubt", 5, 0)
+    apart = peg(with_cubes(s, "redoubt", {(bx, by + 1, 1): W}), W, "redoubt", ax, ay)
     assert apart.points == 1
     # The bend joins cubes on every level.
-    high = with_cubes(s, "redoubt", {(6, 1, 1): B, (6, 1, 2): W, (5, 0, 1): B})
-    assert peg(high, W, "redoubt", 5, 0).points == 2
+    high = with_cubes(s, "redoubt", {(bx, by, 1): B, (bx, by, 2): W, (ax, ay, 1): B})
+    assert peg(high, W, "redoubt", ax, ay).points == 2
     # No such link on the mill, whose corners are ordinary cells.
     mill = with_cubes(s, "mill", {(1, 0, 1): W})
     assert peg(mill, W, "mill", 0, 0).points == 2
@@ -76,7 +88,7 @@ def test_covered_cubes_ignored() -> None:
 def test_fille_du_roy_doubles() -> None:
     s = placing(new(n=2, seed=1), "scythe", 0)
     t = E.apply(s, 0, ("place", "church", scythe_upright(s), 0, 0))
-    assert t.step == "fille" and E.to_move(t) == [0]
+    assert t.phase == "fille" and E.to_move(t) == [0]
     assert set(E.legal_actions(t, 0)) == {("fille_du_roy",), ("no_ally",)}
     u = E.apply(t, 0, ("fille_du_roy",))
     assert u.scores[0] == 4 and u.breakdown[0][:2] == (2, 2)
@@ -84,7 +96,7 @@ def test_fille_du_roy_doubles() -> None:
     # Coureur des bois of seat 1 is offered half the undoubled points: 1.
     assert E.to_move(u) == [1]
     v = E.apply(u, 1, ("coureur",))
-    assert v.scores == (4, 1) and v.active == 1 and v.step in ("huron", "draw")
+    assert v.scores == (4, 1) and v.active == 1 and v.phase in ("huron", "draw")
 
 
 def test_coureur_first_claim_wins_clockwise() -> None:
@@ -102,13 +114,13 @@ def test_coureur_first_claim_wins_clockwise() -> None:
     assert E.to_move(t) == [2]
     t = E.apply(t, 2, ("coureur",))
     assert t.scores == (4, 0, 2, 0)  # only the first claimant; seat 3 is never asked
-    assert t.active == 1 and t.step != "coureur"
+    assert t.active == 1 and t.phase != "coureur"
 
 
 def test_no_offer_when_it_cannot_help() -> None:
     s = placing(new(n=2, seed=1), "scythe", 1)  # copy 1: one white cube -> 1 point
     t = E.apply(s, 0, ("place", "church", scythe_upright(s, 1), 0, 0))
-    assert t.scores[0] == 1 and t.step == "fille"
+    assert t.scores[0] == 1 and t.phase == "fille"
     u = E.apply(t, 0, ("fille_du_roy",))
     assert u.scores[0] == 2 and u.active == 1  # half of 1 is 0: no Coureur offer
 
@@ -119,7 +131,7 @@ def storm_state(n: int = 2, storms: int = 0):
         s,
         sticks=(0, 1, 2),
         storms=storms,
-        step="draw",
+        phase="draw",
         deck=(SNOWFLAKE, *s.deck),
         deck_piles=(2, *s.deck_piles),
     )
@@ -131,13 +143,14 @@ def test_storm_scoring_plus_double_minus_and_negative() -> None:
     # church stick A (+, x2, -), mill B (x2, -, +), redoubt C (-, +, x2)
     s = with_cubes(s, "church", {(0, 0, 1): W, (1, 0, 1): W, (2, 0, 1): B, (3, 0, 2): W})
     s = with_cubes(s, "mill", {(0, 0, 1): W, (1, 0, 1): Y})
-    s = with_cubes(s, "redoubt", {(x, 0, 1): W for x in range(5)} | {(6, 1, 1): B})
+    _a, (bx, by) = _bend(s)
+    s = with_cubes(s, "redoubt", {(x, 0, 1): W for x in range(5)} | {(bx, by, 1): B})
     t = E.apply(s, s.active, ("draw",))
     assert t.storms == 1
     # white: +2 (church) +2 (mill x2) -5 (redoubt) = -1; brown +1 -1 = 0
     assert t.scores == (-1, 0)
     assert t.breakdown[0][3] == -1
-    assert t.step in ("card", "copy") and len(t.display) == 3  # drew again
+    assert t.phase in ("card", "copy") and len(t.display) == 3  # drew again
 
 
 def test_storm_two_scores_level_two_only() -> None:
@@ -170,19 +183,20 @@ def test_third_storm_ends_game_with_character_bonuses() -> None:
 
 def test_completing_a_site_gives_its_character() -> None:
     s = new(n=2, seed=6)
-    church = s.cv.sites[0]
-    cubes = {(x, y, 1): Y for (x, y) in church.cells if (x, y) != (5, 3)}
+    church = s.compiled.sites[0]
+    last = church.cells[len(church.cells) // 2]
+    cubes = {(x, y, 1): Y for (x, y) in church.cells if (x, y) != last}
     s = with_cubes(s, "church", cubes)
-    t = peg(s, B, "church", 5, 3)
+    t = peg(s, B, "church", *last)
     assert t.holders[0] == B
     assert E.observe(t, None)["players"][B]["characters"] == ["priest"]
     # A second placement on the completed site does not move the character.
-    t2 = peg(edit(t, bonus=((("ready",) * 3),) * 2), W, "church", 5, 3)
+    t2 = peg(edit(t, bonus=((("ready",) * 3),) * 2), W, "church", *last)
     assert t2.holders[0] == B
 
 
 def _over(s, **fields):
-    return edit(s, over=True, step="over", **fields)
+    return edit(s, over=True, phase="over", **fields)
 
 
 def test_tie_breaks() -> None:
