@@ -38,26 +38,6 @@ def _cases() -> list[tuple[str, str]]:
 CASES = _cases()
 
 
-def has_wave2(engine) -> bool:
-    """Whether ``engine`` implements wave 2 of the protocol (issue 8).
-
-    Nouvelle-France gets rule_data, events, reveal, figures and a state format on its
-    own branch; until that lands, the checks of those parts skip it *visibly* (see
-    ``require_wave2``).  The lead removes this gate, ``require_wave2`` and the
-    ``has_wave2`` branches below once every engine implements wave 2.
-    """
-    return hasattr(engine, "rule_data")
-
-
-def require_wave2(engine) -> None:
-    """Skip, with the reason in the report, the wave-2 checks of an engine without them."""
-    if not has_wave2(engine):
-        pytest.skip(
-            f"{engine.name}: wave 2 of the protocol (rule_data, events, reveal, figures, "
-            "state format) has not landed in this engine yet"
-        )
-
-
 _MISSING = object()
 
 
@@ -186,25 +166,23 @@ def test_random_play_keeps_the_contract(name, variant_name, data):
     seed = SEED_BASE + data.draw(st.integers(0, 10**6), label="seed")
     policy_seed = data.draw(st.integers(0, 10**6), label="policy")
     seats = [*range(players), None]
-    wave2 = has_wave2(engine)
     events = []
 
     def check(state, step, rng, mover, action):
         before = _dump(engine.state_to_json(state))
-        if wave2:
-            # Every event is JSON data with its type and the acting seat, never prose.
-            event = engine.describe_action(state, action)
-            assert isinstance(event, dict) and isinstance(event.get("type"), str)
-            assert event["seat"] == mover
-            assert json.loads(json.dumps(event)) == event
-            events.append(event)
-            # ... and tells nobody more than their view.
-            if rng.random() < 0.06:
-                assert_event_hides_nothing(engine, state, mover, action, players, rng)
-            if rng.random() < 0.05:
-                revealed = engine.reveal(state)
-                assert set(revealed) == set(engine.observe(state, None)) | {"revealed"}
-                json.dumps(revealed)
+        # Every event is JSON data with its type and the acting seat, never prose.
+        event = engine.describe_action(state, action)
+        assert isinstance(event, dict) and isinstance(event.get("type"), str)
+        assert event["seat"] == mover
+        assert json.loads(json.dumps(event)) == event
+        events.append(event)
+        # ... and tells nobody more than their view.
+        if rng.random() < 0.06:
+            assert_event_hides_nothing(engine, state, mover, action, players, rng)
+        if rng.random() < 0.05:
+            revealed = engine.reveal(state)
+            assert set(revealed) == set(engine.observe(state, None)) | {"revealed"}
+            json.dumps(revealed)
         # Views: JSON-able, no seed; stable under determinize for that seat.
         if rng.random() < 0.15:
             for seat in seats:
@@ -252,7 +230,7 @@ def test_random_play_keeps_the_contract(name, variant_name, data):
                 assert engine.action_from_json(encoded) == action
                 event = engine.describe_action(state, action)
                 # A wave-2 engine returns an event; the others still return a sentence.
-                assert isinstance(event, dict) if wave2 else isinstance(event, str)
+                assert isinstance(event, dict)
         assert _dump(engine.state_to_json(state)) == before, "a check mutated the state"
 
     final, actions = _play(engine, variant, players, seed, policy_seed, check)
@@ -264,13 +242,12 @@ def test_random_play_keeps_the_contract(name, variant_name, data):
     assert winners and set(winners) <= set(range(players))
     best = max(scores)
     assert all(scores[w] == best for w in winners)
-    if wave2:
-        figures = engine.figures(events, final)
-        assert isinstance(figures.get("turns"), int) and figures["turns"] > 0
-        assert all(
-            isinstance(v, (int, float)) and not isinstance(v, bool) for v in figures.values()
-        ), figures
-        json.dumps(figures)
+    figures = engine.figures(events, final)
+    assert isinstance(figures.get("turns"), int) and figures["turns"] > 0
+    assert all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) for v in figures.values()
+    ), figures
+    json.dumps(figures)
 
     # Determinism: the same seed and actions give the same game.
     replay = engine.new_game(variant, players, seed)
@@ -316,7 +293,6 @@ def test_determinize_really_resamples_hidden_parts(name):
 @pytest.mark.parametrize(("name", "variant_name"), CASES)
 def test_rule_data_envelope_json_and_determinism(name, variant_name):
     engine = get_engine(name)
-    require_wave2(engine)
     assert isinstance(engine.title, str) and engine.title
     variant = engine.default_variants()[variant_name]
     data = engine.rule_data(variant)
@@ -341,7 +317,6 @@ def test_rule_data_envelope_json_and_determinism(name, variant_name):
 @pytest.mark.parametrize("name", engine_names())
 def test_rule_data_refuses_invalid_variants(name):
     engine = get_engine(name)
-    require_wave2(engine)
     with pytest.raises(InvalidVariant) as info:
         engine.rule_data({"nonsense": True})
     assert info.value.problems
@@ -363,7 +338,6 @@ def _states(engine, variant, players, seed, count):
 @pytest.mark.parametrize(("name", "variant_name"), CASES)
 def test_stored_states_carry_a_format_and_refuse_garbage(name, variant_name):
     engine = get_engine(name)
-    require_wave2(engine)
     variant = engine.default_variants()[variant_name]
     for state in _states(engine, variant, engine.max_players, 5, 6):
         data = json.loads(json.dumps(engine.state_to_json(state)))
