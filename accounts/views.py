@@ -11,6 +11,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse_lazy
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -81,11 +82,24 @@ def signup_allowed(request: HttpRequest) -> bool:
     return ratelimit.hit(f"signup:{address}", limit=limit, window=SIGNUP_RATE_WINDOW)
 
 
+def _next_url(request: HttpRequest) -> str:
+    """The safe ``next`` of a request (an invite link), or ""."""
+    url = request.POST.get("next") or request.GET.get("next") or ""
+    allowed = url_has_allowed_host_and_scheme(
+        url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return url if url and allowed else ""
+
+
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
-    """Create an account and log in; limited per address and hour."""
+    """Create an account and log in; limited per address and hour.
+
+    A ``next`` URL (an invite link sends one) is where the new player lands afterwards.
+    """
+    next_url = _next_url(request)
     if request.user.is_authenticated:
-        return redirect("lobby")
+        return redirect(next_url or "lobby")
     status = 200
     if request.method == "POST":
         form = SignUpForm(request.POST)
@@ -98,12 +112,14 @@ def signup(request: HttpRequest) -> HttpResponse:
             user = form.save()
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, _("Welcome, %(name)s!") % {"name": user.username})
-            return redirect("lobby")
+            return redirect(next_url or "lobby")
         else:
             status = 400
     else:
         form = SignUpForm()
-    return TemplateResponse(request, "accounts/signup.html", {"form": form}, status=status)
+    return TemplateResponse(
+        request, "accounts/signup.html", {"form": form, "next": next_url}, status=status
+    )
 
 
 class PasswordChangeView(auth_views.PasswordChangeView):
@@ -118,11 +134,15 @@ class PasswordChangeDoneView(auth_views.PasswordChangeDoneView):
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     """A player's page: their running and finished games with the results."""
     from games.selectors import games_of
+    from games.summaries import summarize_game
 
     player = get_object_or_404(get_user_model(), username=username, is_active=True)
-    from games.views import summarize_game
-
-    rows = [summarize_game(listing.game, player) for listing in games_of(player)]
+    # The rows are the player's games as the *visitor* sees them: "your turn" only on
+    # one's own profile, the result ("won", "lost") always the player's.
+    rows = [
+        summarize_game(listing.game, request.user, subject=player)
+        for listing in games_of(player)
+    ]
     context = {
         "player": player,
         "running": [r for r in rows if r["status"] in ("open", "running")],

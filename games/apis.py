@@ -25,7 +25,8 @@ from accounts.client_ip import client_key
 from accounts.ratelimit import cache_failed
 from games import selectors, services
 from games.api_errors import backend_unavailable
-from games.engines import get_engine
+from games.boards import get_board
+from games.engines import EngineError, get_engine
 from games.models import AI_LEVELS, Game, Variant
 from games.parsers import SafeJSONParser
 from games.selectors import active_variants
@@ -63,9 +64,12 @@ class ClientAddressThrottle(ScopedRateThrottle):
 class VariantOutput(serializers.Serializer):
     id = serializers.IntegerField()
     game = serializers.CharField()
+    title = serializers.CharField(help_text="the game's display name")
     name = serializers.CharField()
+    description = serializers.CharField(help_text="the variant's description")
     min_players = serializers.IntegerField()
     max_players = serializers.IntegerField()
+    browser = serializers.BooleanField(help_text="whether the web pages can show this game")
 
 
 class ErrorOutput(serializers.Serializer):
@@ -266,13 +270,20 @@ class VariantListApi(GameApi):
         rows = []
         for variant in active_variants():
             engine = get_engine(variant.game)
+            try:
+                description = selectors.rule_data(variant.game, variant.data)["description"]
+            except (EngineError, KeyError, TypeError, ValueError):
+                description = ""
             rows.append(
                 {
                     "id": variant.id,
                     "game": variant.game,
+                    "title": selectors.game_title(variant.game),
                     "name": variant.name,
+                    "description": description,
                     "min_players": engine.min_players,
                     "max_players": engine.max_players,
+                    "browser": get_board(variant.game) is not None,
                 }
             )
         return Response(VariantOutput(rows, many=True).data)

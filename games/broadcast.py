@@ -100,3 +100,8 @@ def game_updated(game_id: int, version: int) -> bool:
 def lobby_updated() -> bool:
     """Tell lobby sockets that the list of tables changed."""
     return _send(LOBBY_GROUP, {"type": "lobby.updated"})
+
+
+def rematch_offered(game_id: int) -> bool:
+    """Tell a finished game's sockets that a rematch table exists (or changed)."""
+    return _send(game_group(game_id), {"type": "game.rematch", "game_id": int(game_id)})

@@ -48,6 +48,15 @@ def _language(scope) -> str:
     return lang if lang in codes else settings.LANGUAGE_CODE
 
 
+def _origin(scope) -> str:
+    """``https://host`` of the page that opened the socket (checked against ALLOWED_HOSTS by
+    the origin validator); invite links in pushed fragments are absolute."""
+    for name, value in scope.get("headers", []):
+        if name == b"origin":
+            return value.decode("latin-1").rstrip("/")
+    return ""
+
+
 def _csrf_token(scope) -> str:
     """A masked CSRF token for forms in pushed fragments (HTMX also sends the header)."""
     secret = _cookies(scope).get(settings.CSRF_COOKIE_NAME, "")
@@ -106,6 +115,7 @@ class GameConsumer(_ViewerConsumer):
         self.user = self.scope.get("user")
         self.language = _language(self.scope)
         self.csrf = _csrf_token(self.scope)
+        self.base_url = _origin(self.scope)
         self.sent: dict[str, str] = {}  # fragment id -> digest last sent on this socket
         await self.join_group(game_group(self.game_id))
 
@@ -122,18 +132,39 @@ class GameConsumer(_ViewerConsumer):
         nudge_if_stalled(game=game)
         return True
 
-    def _render(self) -> str | None:
-        """This viewer's fragments; ``None`` once the game is gone."""
+    def _render(self, hinted: int) -> str | None:
+        """This viewer's fragments; ``None`` once the game is gone.
+
+        The log part holds the moves after the version before the hint's
+        (``data-since``): the page that showed that version appends them, whatever
+        version the game has reached since; any page further behind refetches.  So the
+        fragments depend on the hint and the viewer kind only, and are shared.
+        """
         from games.models import Game
+        from games.play import render_fragments
         from games.selectors import get_game
-        from games.views import render_fragments
 
         try:
             game = get_game(self.game_id)
         except Game.DoesNotExist:
             return None
         with translation.override(self.language):
-            return render_fragments(game, self.user, csrf_token=self.csrf)
+            return render_fragments(game, self.user, csrf_token=self.csrf,
+                                    base_url=self.base_url,
+                                    log_since=min(max(hinted - 1, 0), game.version))
+
+    def _render_end(self) -> str | None:
+        """Only the end-of-game actions (a rematch was asked for)."""
+        from games.models import Game
+        from games.play import render_end_actions
+        from games.selectors import get_game
+
+        try:
+            game = get_game(self.game_id)
+        except Game.DoesNotExist:
+            return None
+        with translation.override(self.language):
+            return render_end_actions(game, self.user, csrf_token=self.csrf)
 
     async def game_updated(self, event: dict) -> None:
         """A move (or a seat change) was committed: send this viewer's changed fragments.
@@ -142,6 +173,7 @@ class GameConsumer(_ViewerConsumer):
         of that kind (``games.fragment_cache``); anonymous spectators need no database
         read at all when another socket already rendered the hint.
         """
+        hinted = int(event.get("version") or 0)
         try:
             kind = await self._viewer_kind()
             if kind is None:  # logged out since the last push
@@ -153,7 +185,7 @@ class GameConsumer(_ViewerConsumer):
             # the HTTP views that thread also runs (a small pool of its own).
             fragments = await fragment_cache.get(
                 key, lambda: database_sync_to_async(
-                    self._render, thread_sensitive=False, executor=render_executor)()
+                    self._render, thread_sensitive=False, executor=render_executor)(hinted)
             )
         except Exception:
             logger.warning("socket push failed: closing with %d", CLOSE_LAYER_FAILED,
@@ -166,6 +198,10 @@ class GameConsumer(_ViewerConsumer):
         html = changed_only(fragments, self.sent)
         if html:
             await self.send(text_data=html)
+
+    async def game_rematch(self, event: dict) -> None:
+        """Someone asked for a rematch: refresh this viewer's end-of-game actions."""
+        await self.push(self._render_end)
 
     async def _viewer_kind(self) -> str | None:
         """``anon``, ``member-…`` or ``seat<N>-…`` (see games.fragment_cache); ``None``

@@ -353,6 +353,10 @@ class Game(models.Model):
     #: Seats that may act now (public; cached so lists need not load states).
     to_move = models.JSONField(default=list, blank=True)
     invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token)
+    #: The finished game this table is the rematch of (same variant and seats).
+    rematch_of = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -384,6 +388,14 @@ class Seat(models.Model):
         _("AI level"), max_length=16, choices=AI_LEVEL_CHOICES, blank=True, default=""
     )
     joined_at = models.DateTimeField(null=True, blank=True)
+    #: An open seat kept for one person (a rematch keeps each player's seat for them).
+    reserved_for = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="reserved_seats",
+    )
 
     class Meta:
         ordering = ["game", "index"]

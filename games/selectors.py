@@ -13,6 +13,7 @@ from typing import Any
 from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 from django.utils import timezone
 
+from games import wave2_shim
 from games.engines import State, engine_names, get_engine
 from games.models import Game, Move, Seat, Variant, VariantVersion
 
@@ -22,6 +23,7 @@ class GameSummary:
     """A game and the variants a player can pick for it."""
 
     name: str
+    title: str
     min_players: int
     max_players: int
     variants: list[Variant]
@@ -64,12 +66,26 @@ def game_summaries() -> list[GameSummary]:
         summaries.append(
             GameSummary(
                 name=name,
+                title=game_title(name),
                 min_players=engine.min_players,
                 max_players=engine.max_players,
                 variants=by_game.get(name, []),
             )
         )
     return summaries
+
+
+def game_title(name: str) -> str:
+    """The display name (``engine.title``) of the game ``name``; the name itself if unknown."""
+    try:
+        return wave2_shim.title(get_engine(name))
+    except KeyError:
+        return name
+
+
+def rule_data(game_name: str, variant_data: dict) -> dict:
+    """``engine.rule_data(variant)``: the variant's rules as every renderer reads them."""
+    return wave2_shim.rule_data(get_engine(game_name), variant_data)
 
 
 # --- one game -------------------------------------------------------------------------------
@@ -167,15 +183,15 @@ def game_document(game: Game, user: Any) -> dict:
     }
 
 
-def move_log(game: Game, viewer_seat: int | None) -> list[dict]:
-    """``[{seq, seat, event, description, created_at, action?}]`` in order.
+def move_log(game: Game, viewer_seat: int | None, *, since: int = 0) -> list[dict]:
+    """``[{seq, seat, event, description, created_at, action?}]`` in order, from ``since + 1``.
 
     The raw ``action`` (which may name hand positions) goes only to the seat that made
     it, or to everyone once the game is finished.
     """
     finished = game.status == Game.Status.FINISHED
     rows = []
-    for move in Move.objects.filter(game=game).order_by("seq"):
+    for move in Move.objects.filter(game=game, seq__gt=since).order_by("seq"):
         row: dict[str, Any] = {
             "seq": move.seq,
             "seat": move.seat,
@@ -195,7 +211,10 @@ def move_log(game: Game, viewer_seat: int | None) -> list[dict]:
 def _with_seats(games: QuerySet[Game], *, light: bool = False) -> QuerySet[Game]:
     """Prefetch the seats (and users); ``light`` leaves the big JSON columns unread."""
     games = games.prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index"))
+        Prefetch(
+            "seats",
+            queryset=Seat.objects.select_related("user", "reserved_for").order_by("index"),
+        )
     )
     return games.defer("state_json", "variant_data") if light else games
 

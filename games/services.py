@@ -17,6 +17,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
@@ -66,6 +67,7 @@ __all__ = [
     "nudge_ai",
     "nudge_if_stalled",
     "register_user",
+    "rematch_game",
     "save_variant",
     "start_game",
     "submit_action",
@@ -313,7 +315,15 @@ def join_game(*, game: Game | int, user: AbstractBaseUser, seat: int | None = No
         raise GameNotOpen()
     if game.seats.filter(user=user).exists():
         raise AlreadySeated()
-    free = game.seats.filter(user__isnull=True, ai_level="").order_by("index")
+    free = (
+        game.seats.filter(user__isnull=True, ai_level="")
+        # A seat kept for someone else (a rematch) is not free for this user.
+        .filter(Q(reserved_for__isnull=True) | Q(reserved_for=user))
+        .order_by("index")
+    )
+    mine = free.filter(reserved_for=user).first()
+    if seat is None and mine is not None:
+        free = free.filter(pk=mine.pk)
     if seat is not None:
         if not 0 <= seat < game.num_players:
             raise GameFull(_("There is no such seat at this table."))
@@ -334,6 +344,80 @@ def join_game(*, game: Game | int, user: AbstractBaseUser, seat: int | None = No
     else:
         _after_commit(game, lobby=True)
     return chosen
+
+
+@transaction.atomic
+def rematch_game(*, game: Game | int, user: AbstractBaseUser) -> Game:
+    """The rematch of a finished game for ``user``, who was seated at it.
+
+    The first player to ask opens a table with the same variant and seats: they sit where
+    they sat, AI seats keep their levels, and every other person's seat is kept for them
+    (``Seat.reserved_for``).  Later players who ask take their kept seat at that table;
+    the game starts when the last seat fills (at once when the others are all AI).
+    Raises ``GameNotRunning`` for an unfinished game, ``NotSeated`` for someone who did
+    not play it, ``VariantUnavailable`` when its variant was withdrawn.
+    """
+    game = _locked_game(game)
+    if game.status != Game.Status.FINISHED:
+        raise GameNotRunning(_("Only a finished game can be played again."))
+    seats = list(game.seats.order_by("index"))
+    mine = next((s for s in seats if s.user_id == user.pk), None)
+    if mine is None:
+        raise NotSeated(_("Only the players of a game can ask for a rematch."))
+    existing = (
+        Game.objects.select_for_update()
+        .filter(rematch_of=game)
+        .exclude(status=Game.Status.ABORTED)
+        .order_by("-created_at")
+        .first()
+    )
+    if existing is not None:
+        if existing.seats.filter(user=user).exists() or existing.status != Game.Status.OPEN:
+            return existing
+        join_game(game=existing, user=user)
+        existing.refresh_from_db()
+        return existing
+    variant = game.variant
+    if variant is None or not variant.active:
+        raise VariantUnavailable()
+    # The same rules again: the version this game pinned, unless it has been retired since.
+    version = game.variant_version
+    if version is None or version.retired_at is not None:
+        version = editor_services.version_for_new_game(variant)
+    if version is None:
+        raise VariantUnavailable()
+    rematch = Game.objects.create(
+        variant=variant,
+        variant_version=version,
+        game_name=game.game_name,
+        variant_name=game.variant_name,
+        variant_data=json.loads(json.dumps(version.data)),
+        num_players=game.num_players,
+        created_by=user,
+        rematch_of=game,
+    )
+    now = timezone.now()
+    Seat.objects.bulk_create(
+        [
+            Seat(
+                game=rematch,
+                index=s.index,
+                user=user if s.index == mine.index else None,
+                ai_level=s.ai_level,
+                reserved_for=s.user if s.user_id and s.index != mine.index else None,
+                joined_at=now if s.index == mine.index or s.ai_level else None,
+            )
+            for s in seats
+        ]
+    )
+    if not rematch.seats.filter(user__isnull=True, ai_level="").exists():
+        start_game(rematch)
+    else:
+        _after_commit(rematch, lobby=True)
+    # The finished game's pages show the rematch offer (a hint, not a new version).
+    game_id = game.pk
+    transaction.on_commit(lambda: broadcast.rematch_offered(game_id), robust=True)
+    return rematch
 
 
 @transaction.atomic

@@ -10,5 +10,6 @@ urlpatterns = [
     path("games/<int:game_id>/act/", views.act, name="act"),
     path("games/<int:game_id>/join/", views.table_join, name="table_join"),
     path("games/<int:game_id>/leave/", views.table_leave, name="table_leave"),
+    path("games/<int:game_id>/rematch/", views.rematch, name="rematch"),
     path("t/<str:token>/", views.invite, name="invite"),
 ]

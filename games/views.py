@@ -1,16 +1,15 @@
 """Thin HTML views of the games app: home, lobby, tables, the play page and its actions.
 
-Reads go through ``games.selectors``, writes through ``games.services``.  The play page is
-drawn only from ``game_view`` (``engine.observe`` for the viewer's seat) and offers only
-``legal_actions_json``.  HTMX requests get the page's fragments as out-of-band swaps
-(the same fragments the socket consumer pushes); plain requests get the whole page.
+Reads go through ``games.selectors``, writes through ``games.services``; the play page's
+context and fragments come from ``games.play`` (through each game's board).  HTMX requests
+get the page's fragments as out-of-band swaps (the same fragments the socket consumer
+pushes); plain requests get the whole page.  No view names a game.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import re
 from typing import Any
 
 from django import forms
@@ -27,19 +26,18 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts import ratelimit
-from games import rendering
+from games.boards import get_board
+from games.engines import EngineError
 from games.errors import GameServiceError
-from games.models import AI_LEVEL_CHOICES, Game, Seat
+from games.models import AI_LEVEL_CHOICES, Game
+from games.play import play_context, render_fragments
 from games.selectors import (
-    active_variants,
     game_summaries,
-    game_view,
     games_of,
     get_game,
     get_game_by_invite,
-    legal_actions_json,
-    move_log,
     open_tables,
+    rule_data,
     seat_of,
 )
 from games.services import (
@@ -48,101 +46,64 @@ from games.services import (
     join_game,
     leave_game,
     nudge_if_stalled,
+    rematch_game,
     submit_action,
 )
+from games.summaries import summarize_game
 
 logger = logging.getLogger(__name__)
 
-#: Games whose board the play page can draw; others show their status only (API play).
-BROWSER_GAMES = frozenset({"newhaven"})
 
-PHASE_LABELS = {
-    "harvest": gettext_lazy("Harvest: place a harvest tile or the shipment"),
-    "build": gettext_lazy("Build"),
-    "share": gettext_lazy("Share: the others may build with what is left"),
-    "draw": gettext_lazy("Draw buildings"),
-    "over": gettext_lazy("Game over"),
-}
+def _variant_rows(summary: Any) -> list[dict]:
+    """The variants of one game with their descriptions (from the engine's rule data)."""
+    rows = []
+    # The engines' "standard" variant first, the others by name.
+    for variant in sorted(summary.variants, key=lambda v: (v.name != "standard", v.name)):
+        try:
+            rules = rule_data(summary.name, variant.data)
+        except (EngineError, ValueError, TypeError, KeyError):
+            continue  # an unplayable variant is not offered
+        rows.append(
+            {
+                "variant": variant,
+                "pk": variant.pk,
+                "name": variant.name,
+                "description": rules.get("description", ""),
+                "player_counts": rules.get("player_counts")
+                or list(range(summary.min_players, summary.max_players + 1)),
+            }
+        )
+    return rows
+
+
+def _games(*, browser_only: bool) -> list[dict]:
+    """Every registered game (or only those with a board) with its playable variants."""
+    games = []
+    for summary in game_summaries():
+        in_browser = get_board(summary.name) is not None
+        if browser_only and not in_browser:
+            continue
+        games.append(
+            {
+                "name": summary.name,
+                "title": summary.title,
+                "min_players": summary.min_players,
+                "max_players": summary.max_players,
+                "variants": _variant_rows(summary),
+                "in_browser": in_browser,
+            }
+        )
+    return games
+
+
+def browser_games() -> list[dict]:
+    """Every registered game that has a board, with its playable variants."""
+    return _games(browser_only=True)
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """The home page: every game and its variants."""
-    return TemplateResponse(request, "games/home.html", {"games": game_summaries()})
-
-
-# --- names and summaries --------------------------------------------------------------------
-
-
-def seat_names(game: Game) -> dict[int, str]:
-    return {seat.index: seat.display_name for seat in _seats(game)}
-
-
-def _seats(game: Game) -> list[Seat]:
-    return sorted(game.seats.all(), key=lambda s: s.index)
-
-
-def game_label(game: Game) -> str:
-    return {"newhaven": "New Haven", "nouvellefrance": "Nouvelle-France"}.get(
-        game.game_name, game.game_name
-    )
-
-
-def summarize_game(game: Game, viewer: Any = None) -> dict:
-    """A row of a game list (lobby, profile): players, status, whose turn, result."""
-    seats = _seats(game)
-    result = game.result or {}
-    scores = result.get("scores") or []
-    winners = result.get("winners") or []
-    viewer_id = getattr(viewer, "pk", None)
-    players = []
-    for seat in seats:
-        players.append(
-            {
-                "index": seat.index,
-                "name": seat.display_name,
-                "is_me": viewer_id is not None and seat.user_id == viewer_id,
-                "score": scores[seat.index] if seat.index < len(scores) else None,
-                "winner": seat.index in winners,
-                "is_ai": seat.is_ai,
-                "is_open": seat.is_open,
-            }
-        )
-    my_seat = next((p["index"] for p in players if p["is_me"]), None)
-    turn_label = ""
-    my_turn = False
-    if game.status == Game.Status.RUNNING and game.to_move:
-        my_turn = my_seat in game.to_move
-        if my_turn:
-            turn_label = _("your turn")
-        else:
-            names = ", ".join(players[i]["name"] for i in game.to_move if i < len(players))
-            turn_label = _("%(names)s to move") % {"names": names}
-    result_label = ""
-    if game.status == Game.Status.FINISHED:
-        if my_seat is not None and my_seat in winners:
-            result_label = _("won") if len(winners) == 1 else _("shared win")
-        elif my_seat is not None:
-            result_label = _("lost")
-        else:
-            result_label = ", ".join(players[i]["name"] for i in winners if i < len(players))
-    return {
-        "id": game.pk,
-        "url": reverse("play", args=[game.pk]),
-        "game_label": game_label(game),
-        "variant": game.variant_name,
-        "status": game.status,
-        "status_label": game.get_status_display(),
-        "players": players,
-        "free": sum(1 for p in players if p["is_open"]),
-        "num_players": game.num_players,
-        "creator": game.created_by.get_username() if game.created_by_id else "",
-        "my_seat": my_seat,
-        "my_turn": my_turn,
-        "turn_label": turn_label,
-        "result_label": result_label,
-        # The invite link is for the people at the table to pass on: never shown to others.
-        "invite_url": reverse("invite", args=[game.invite_token]) if my_seat is not None else "",
-    }
+    """The home page: every game, its variants, and whether the browser can play it."""
+    return TemplateResponse(request, "games/home.html", {"games": _games(browser_only=False)})
 
 
 # --- lobby ----------------------------------------------------------------------------------
@@ -154,33 +115,74 @@ SEAT_CHOICES = [("open", gettext_lazy("Open seat (a person)"))] + [
 
 
 class CreateTableForm(forms.Form):
-    """Variant, player count and what sits in seats 2-4 (seat 1 is the creator)."""
+    """A variant of any game the browser can play, the player count, and what sits in the
+    other seats (seat 1 is the creator)."""
 
-    variant = forms.ChoiceField(label=gettext_lazy("Variant"))
-    num_players = forms.TypedChoiceField(
-        label=gettext_lazy("Players"),
-        choices=[(n, str(n)) for n in (2, 3, 4)],
-        coerce=int,
-        initial=2,
-    )
-    seat_1 = forms.ChoiceField(label=gettext_lazy("Seat 2"), choices=SEAT_CHOICES)
-    seat_2 = forms.ChoiceField(label=gettext_lazy("Seat 3"), choices=SEAT_CHOICES)
-    seat_3 = forms.ChoiceField(label=gettext_lazy("Seat 4"), choices=SEAT_CHOICES)
+    variant = forms.ChoiceField(label=gettext_lazy("Game and variant"), widget=forms.RadioSelect)
+    num_players = forms.TypedChoiceField(label=gettext_lazy("Players"), coerce=int)
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.variants = {str(v.pk): v for v in active_variants(game="newhaven")}
+        self.games = [game for game in browser_games() if game["variants"]]
+        self.variants = {
+            str(row["pk"]): (game, row) for game in self.games for row in game["variants"]
+        }
         self.fields["variant"].choices = [
-            (pk, v.name) for pk, v in self.variants.items()
+            (game["title"], [(str(row["pk"]), row["name"]) for row in game["variants"]])
+            for game in self.games
         ]
-        default = next((pk for pk, v in self.variants.items() if v.name == "standard"), None)
+        default = next(
+            (pk for pk, (_game, row) in self.variants.items() if row["name"] == "standard"),
+            next(iter(self.variants), None),
+        )
         if default:
             self.fields["variant"].initial = default
+        counts = sorted({n for _game, row in self.variants.values() for n in row["player_counts"]})
+        counts = counts or [2]
+        self.fields["num_players"].choices = [(n, str(n)) for n in counts]
+        self.fields["num_players"].initial = min(counts)
+        self.max_seats = max(counts)
+        for i in range(1, self.max_seats):
+            self.fields[f"seat_{i}"] = forms.ChoiceField(
+                label=_("Seat %(n)s") % {"n": i + 1}, choices=SEAT_CHOICES, required=False
+            )
+
+    def variant_groups(self) -> list[dict]:
+        """The variants grouped by game, with descriptions, for the template."""
+        chosen = str(self["variant"].value() or "")
+        return [
+            {
+                **game,
+                "variants": [
+                    {**row, "checked": str(row["pk"]) == chosen} for row in game["variants"]
+                ],
+            }
+            for game in self.games
+        ]
+
+    def seat_fields(self) -> list:
+        return [self[f"seat_{i}"] for i in range(1, self.max_seats)]
+
+    def clean(self) -> dict:
+        data = super().clean()
+        chosen = self.variants.get(str(data.get("variant")))
+        count = data.get("num_players")
+        if chosen and count is not None and count not in chosen[1]["player_counts"]:
+            counts = ", ".join(str(n) for n in chosen[1]["player_counts"])
+            self.add_error(
+                "num_players",
+                _("%(game)s %(variant)s is played by %(counts)s players.")
+                % {"game": chosen[0]["title"], "variant": chosen[1]["name"], "counts": counts},
+            )
+        return data
+
+    def chosen_variant(self) -> Any:
+        return self.variants[self.cleaned_data["variant"]][1]["variant"]
 
     def seats(self) -> list[dict]:
         seats: list[dict] = [{"type": "human"}]
         for i in range(1, self.cleaned_data["num_players"]):
-            choice = self.cleaned_data[f"seat_{i}"]
+            choice = self.cleaned_data.get(f"seat_{i}") or "open"
             if choice == "open":
                 seats.append({"type": "human"})
             else:
@@ -222,9 +224,9 @@ def lobby_create(request: HttpRequest) -> HttpResponse:
     form = CreateTableForm(request.POST)
     if not form.is_valid():
         return lobby(request, form)
-    variant = form.variants[form.cleaned_data["variant"]]
     try:
-        game = create_game(creator=request.user, variant=variant, seats=form.seats())
+        game = create_game(creator=request.user, variant=form.chosen_variant(),
+                           seats=form.seats())
     except GameServiceError as exc:
         form.add_error(None, str(exc))
         return lobby(request, form)
@@ -273,224 +275,58 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
     if game.status != Game.Status.OPEN or seat_of(game, request.user) is not None:
         return redirect("play", game_id=game.pk)
     return TemplateResponse(
-        request, "games/table.html", {"table": summarize_game(game, request.user),
-                                      "game": game, "invited": True}
+        request,
+        "games/table.html",
+        {"table": summarize_game(game, request.user), "game": game, "invited": True,
+         "here": request.get_full_path()},
     )
 
 
 # --- the play page --------------------------------------------------------------------------
 
-SEAT_WORD = re.compile(r"\bSeat (\d+)\b")
+
+def _shown_version(request: HttpRequest, game: Game) -> int | None:
+    """The version the page shows (HTMX picks send it): the log is then only appended."""
+    try:
+        shown = int(request.GET.get("version", ""))
+    except (TypeError, ValueError):
+        return None
+    return shown if 0 <= shown <= game.version else None
 
 
-def _log_rows(game: Game, viewer_seat: int | None, names: dict[int, str]) -> list[dict]:
-    rows = move_log(game, viewer_seat)
-    for row in rows:
-        if row["event"] is not None:
-            row["text"] = _event_text(row["event"], names)
-            continue
-        row["text"] = SEAT_WORD.sub(
-            lambda m: names.get(int(m.group(1)), m.group(0)), row["description"]
-        )
-    return rows
-
-
-def _event_text(event: dict, names: dict[int, str]) -> str:
-    """A plain rendering of an event until the game's board layer formats it."""
-    seat = event.get("seat")
-    who = names.get(seat, "") if isinstance(seat, int) else ""
-    details = ", ".join(f"{k} {v}" for k, v in event.items() if k not in ("type", "seat"))
-    return " ".join(part for part in (who, str(event.get("type", "")), details) if part)
-
-
-def play_context(
-    game: Game,
-    viewer: Any,
-    *,
-    selection: rendering.Selection | None = None,
-    error: str = "",
-    oob: bool = False,
-    csrf_token: str = "",
-) -> dict:
-    """Everything the play page and its fragments show to ``viewer``.
-
-    Built from ``game_view`` (observe for the viewer's seat, the spectator view for
-    everyone else) and ``legal_actions_json`` only.
-    """
-    seat = seat_of(game, viewer)
-    seats = _seats(game)
-    names = {s.index: s.display_name for s in seats}
-    context: dict[str, Any] = {
-        "game": game,
-        "game_id": game.pk,
-        "version": game.version,
-        "my_seat": seat,
-        "viewer": viewer,
-        "seats": seats,
-        "names": names,
-        "error": error,
-        "oob": oob,
-        "csrf_token": csrf_token,
-        "game_label": game_label(game),
-        "table": summarize_game(game, viewer),
-        "ws_url": f"/ws/games/{game.pk}/",
-    }
-    if game.status == Game.Status.OPEN or game.state_json is None:
-        context["waiting"] = True
-        return context
-    if game.game_name not in BROWSER_GAMES:
-        # No board for this game in the browser yet: the status card, never a 500.
-        context["waiting"] = True
-        context["unsupported"] = True
-        return context
-    selection = selection or rendering.Selection()
-    view = game_view(game, seat)
-    legal = legal_actions_json(game, seat)
-    village = game.variant_data.get("village", {})
-    row_costs = village.get("row_costs", [6, 5, 4, 3, 2, 1])
-    col_values = village.get("col_values", [5, 4, 3, 4, 5])
-    vrows, vcols = village.get("rows", 6), village.get("cols", 5)
-    choices = rendering.plan_choices(view, legal, selection, (vrows, vcols))
-    over = view.get("is_over", False)
-    to_move = view.get("to_move", [])
-    breakdowns = view.get("breakdown") or []
-
-    players = []
-    for p in view["players"]:
-        i = p["seat"]
-        bd = breakdowns[i] if i < len(breakdowns) else None
-        seat_obj = next((s for s in seats if s.index == i), None)
-        players.append(
-            {
-                **p,
-                "name": names.get(i, str(i + 1)),
-                "is_me": i == seat,
-                "is_ai": bool(seat_obj and seat_obj.is_ai),
-                "to_move": i in to_move,
-                "thinking": bool(seat_obj and seat_obj.is_ai and i in to_move and not over),
-                "winner": i in view.get("winners", []),
-                "breakdown": bd,
-                # At the end the engine reveals every hand; draw its tiles like ours.
-                "revealed_tiles": [
-                    rendering.tile_svg(squares, label=_("Harvest tile"))
-                    for squares in (p.get("revealed_hand") or {}).get("tiles", [])
-                ],
-                "svg": rendering.village_svg(
-                    p["village"],
-                    row_costs=row_costs,
-                    col_values=col_values,
-                    completed_rows={x["row"] for x in bd["rows"]} if bd else set(),
-                    completed_cols={x["col"] for x in bd["cols"]} if bd else set(),
-                    label=_("Village of %(name)s") % {"name": names.get(i, "")},
-                ),
-            }
-        )
-    me = players[seat] if seat is not None else None
-    hand = view.get("hand")
-    hand_tiles = []
-    if hand:
-        for t in hand["tiles"]:
-            idx = t["index"]
-            rots = choices["rotations"].get(idx, [])
-            selected = selection.tile == idx
-            rot = selection.rot if selected else (rots[0] if rots else 0)
-            next_rot = rots[(rots.index(rot) + 1) % len(rots)] if rot in rots else rot
-            hand_tiles.append(
-                {
-                    "index": idx,
-                    "squares": t["squares"],
-                    "marker": ",".join(t["squares"]),
-                    "selected": selected,
-                    "playable": bool(rots),
-                    "rot": rot,
-                    "next_rot": next_rot,
-                    "can_rotate": len(rots) > 1,
-                    "svg": rendering.tile_svg(
-                        rendering.rotate_squares(t["squares"], rot),
-                        label=_("Harvest tile: %(squares)s")
-                        % {"squares": ", ".join(rendering.res_label(s) for s in t["squares"])},
-                    ),
-                }
-            )
-    hand_buildings = []
-    if hand:
-        buildable = set(choices["buildable"])
-        public = [(b, False) for b in hand.get("public_buildings", [])]
-        private = [(b, True) for b in hand.get("private_buildings", [])]
-        for b, blind in public + private:
-            pair = (b["resource"], b["number"])
-            hand_buildings.append(
-                {
-                    **b,
-                    "blind": blind,
-                    "buildable": pair in buildable,
-                    "selected": selection.building == pair,
-                    "code": f"{b['resource']}-{b['number']}",
-                }
-            )
-    markers = [
-        {"resource": r, "label": rendering.res_label(r), "value": v}
-        for r, v in view.get("markers", {}).items()
-    ]
-    active = view.get("active")
-    sharing = view.get("sharing")
-    phase = view.get("phase", "")
-    phase_label = str(PHASE_LABELS.get(phase, phase))
-    if phase == "draw":
-        phase_label += f" ({view.get('draws_done', 0)}/{view.get('draws_owed', 0)})"
-    standings = sorted(
-        players,
-        key=lambda p: (-p["score"], p["empty_spaces"], p["buildings_in_hand"]),
-    )
-    context.update(
-        {
-            "waiting": False,
-            "view": view,
-            "over": over,
-            "board_svg": rendering.board_svg(view),
-            "choices": choices,
-            "selection": selection,
-            "players": players,
-            "others": [p for p in players if not p["is_me"]],
-            "me": me,
-            "hand": hand,
-            "hand_tiles": hand_tiles,
-            "hand_buildings": hand_buildings,
-            "markers": markers,
-            "market": view.get("market", []),
-            "phase": phase,
-            "phase_label": phase_label,
-            "active_name": names.get(active, "") if active is not None else "",
-            "sharing_name": names.get(sharing, "") if sharing is not None else "",
-            "my_turn": seat is not None and seat in to_move and not over,
-            "log": _log_rows(game, seat, names),
-            "standings": standings,
-            "ship_options": [
-                {"resource": r, "label": rendering.res_label(r), "selected": selection.ship == r}
-                for r in choices["ship_resources"]
-            ],
-        }
-    )
-    return context
-
-
-def render_fragments(game: Game, viewer: Any, **kwargs) -> str:
-    """The play page's fragments as out-of-band swaps (HTMX responses and the socket)."""
-    context = play_context(game, viewer, oob=True, **kwargs)
-    return render_to_string("games/play.html#fragments", context)
+def _base_url(request: HttpRequest) -> str:
+    """``https://host`` of this request (invite links are absolute)."""
+    return request.build_absolute_uri("/").rstrip("/")
 
 
 def play(request: HttpRequest, game_id: int) -> HttpResponse:
-    """The play page (or its fragments for HTMX requests)."""
+    """The play page (or its fragments for HTMX requests).
+
+    The query string holds what the player has picked but not played (see the board).
+    """
     game = _game_or_404(game_id)
     nudge_if_stalled(game=game)
-    selection = rendering.Selection.parse(request.GET)
     if request.htmx:
-        html = render_fragments(game, request.user, selection=selection,
-                                csrf_token=_csrf(request))
+        html = render_fragments(game, request.user, params=request.GET,
+                                csrf_token=_csrf(request), base_url=_base_url(request),
+                                log_since=_shown_version(request, game))
         return HttpResponse(html)
-    context = play_context(game, request.user, selection=selection, csrf_token=_csrf(request))
+    context = play_context(game, request.user, params=request.GET, csrf_token=_csrf(request),
+                           base_url=_base_url(request))
     return TemplateResponse(request, "games/play.html", context)
+
+
+@require_POST
+@login_required
+def rematch(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Play a finished game again with the same seats (see ``services.rematch_game``)."""
+    game = _game_or_404(game_id)
+    try:
+        new = rematch_game(game=game, user=request.user)
+    except GameServiceError as exc:
+        messages.error(request, str(exc))
+        return redirect("play", game_id=game.pk)
+    return redirect("play", game_id=new.pk)
 
 
 def _csrf(request: HttpRequest) -> str:
@@ -542,13 +378,20 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
             status = exc.status_code
     game = _game_or_404(game_id)  # fresh: the AI may have moved (eager tasks)
     if request.htmx:
-        # 200 so HTMX swaps the fragments; the error is in the status fragment.
-        html = render_fragments(game, request.user, error=error, csrf_token=_csrf(request))
+        # 200 so HTMX swaps the fragments; the error is in the status fragment.  The log
+        # gets the moves after the version the page posted from.
+        html = render_fragments(game, request.user, error=error, csrf_token=_csrf(request),
+                                base_url=_base_url(request),
+                                log_since=version if 0 <= version <= game.version else None)
         response = HttpResponse(html)
         if error:
             response["X-Colonia-Error"] = str(status)
+        else:
+            # The move is made: what was picked for it is gone from the address too.
+            response["HX-Replace-Url"] = reverse("play", args=[game.pk])
         return response
     if not error:
         return redirect("play", game_id=game.pk)
-    context = play_context(game, request.user, error=error, csrf_token=_csrf(request))
+    context = play_context(game, request.user, error=error, csrf_token=_csrf(request),
+                           base_url=_base_url(request))
     return TemplateResponse(request, "games/play.html", context, status=status)

@@ -17,7 +17,8 @@
   function refetch() {
     var r = root();
     if (!r || !window.htmx) return;
-    htmx.ajax("GET", r.dataset.fragmentsUrl, { swap: "none", source: r });
+    // The query string holds what the player has picked: keep it.
+    htmx.ajax("GET", r.dataset.fragmentsUrl + window.location.search, { swap: "none", source: r });
   }
 
   function setConn(text, offline) {
@@ -45,9 +46,13 @@
     if (!match) return;
     var incoming = parseInt(match[1], 10);
     var current = currentVersion();
+    // The log part says which version it follows (data-since): a message may skip versions
+    // as long as it follows what we show.
+    var since = /data-since="(\d+)"/.exec(message);
+    var follows = since ? parseInt(since[1], 10) <= current : incoming === current + 1;
     if (incoming <= current) {
       evt.preventDefault(); // already shown (e.g. our own move's response came first)
-    } else if (incoming > current + 1) {
+    } else if (!follows) {
       evt.preventDefault(); // a gap: we missed a message
       refetch();
     }

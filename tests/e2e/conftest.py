@@ -33,11 +33,8 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def live_env(tmp_path_factory) -> dict[str, str]:
-    """The environment of the live server: ``manage.py`` commands run with it share its
-    database (e.g. to create a staff account)."""
-    tmp = tmp_path_factory.mktemp("e2e")
+def _env(tmp: Path) -> dict[str, str]:
+    """The environment of a live server with its own database under ``tmp``."""
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     env.update(
         DJANGO_SETTINGS_MODULE="config.settings.test",
@@ -50,20 +47,20 @@ def live_env(tmp_path_factory) -> dict[str, str]:
     return env
 
 
-@pytest.fixture(scope="session")
-def live_url(live_env) -> str:
-    """Base URL of a uvicorn serving ``config.asgi:application`` (session-wide)."""
-    env = live_env
+def _serve(env: dict[str, str], *, app: str, manage: list[str], games: list[str],
+           app_dir: str | None = None):
+    """Migrate, load variants, collect static files, start uvicorn; yield its base URL."""
     tmp = Path(env["SQLITE_PATH"]).parent
     py = sys.executable
-    for cmd in (["migrate", "--noinput"], ["load_variants", "newhaven"],
+    for cmd in (["migrate", "--noinput"], ["load_variants", *games],
                 ["collectstatic", "--noinput", "-v0"]):
-        subprocess.run([py, "manage.py", *cmd], cwd=ROOT, env=env, check=True,
+        subprocess.run([py, *manage, *cmd], cwd=ROOT, env=env, check=True,
                        stdout=subprocess.DEVNULL)
     port = _free_port()
     log = open(tmp / "uvicorn.log", "w")  # noqa: SIM115 - closed at teardown
+    extra = ["--app-dir", app_dir] if app_dir else []
     proc = subprocess.Popen(
-        [py, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
+        [py, "-m", "uvicorn", app, *extra, "--host", "127.0.0.1",
          "--port", str(port), "--log-level", "warning", "--ws", "websockets"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )
@@ -85,6 +82,28 @@ def live_url(live_env) -> str:
     except subprocess.TimeoutExpired:
         proc.kill()
     log.close()
+
+
+@pytest.fixture(scope="session")
+def live_env(tmp_path_factory) -> dict[str, str]:
+    """The environment of the live server: ``manage.py`` commands run with it share its
+    database (e.g. to create a staff account)."""
+    return _env(tmp_path_factory.mktemp("e2e"))
+
+
+@pytest.fixture(scope="session")
+def live_url(live_env) -> str:
+    """Base URL of a uvicorn serving ``config.asgi:application`` (session-wide)."""
+    yield from _serve(live_env, app="config.asgi:application", manage=["manage.py"],
+                      games=["newhaven"])
+
+
+@pytest.fixture(scope="session")
+def placegame_url(tmp_path_factory) -> str:
+    """A server with the test game of tests/placegame/ registered (and nothing else changed)."""
+    yield from _serve(_env(tmp_path_factory.mktemp("e2e-placegame")),
+                      app="placegame.asgi:application", app_dir="tests",
+                      manage=["tests/placegame/manage.py"], games=["placegame"])
 
 
 # Module scope, not session: Playwright's sync API keeps an event loop running in the

@@ -12,7 +12,9 @@ built): a test of the path, not of strategy.
 from __future__ import annotations
 
 import itertools
+import os
 import time
+from pathlib import Path
 
 import pytest
 
@@ -58,6 +60,26 @@ def my_turn(page) -> bool:
     return page.locator("#your-turn").count() > 0
 
 
+def click(page, locator) -> None:
+    """Click, and on failure save a screenshot and say what the element looked like."""
+    try:
+        locator.click()
+    except Exception as exc:
+        root = Path(__file__).resolve().parents[2]
+        shots = Path(os.environ.get("COLONIA_SCREENSHOTS", root / "var/screenshots"))
+        shots.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(shots / "e2e-failed-click.png"), full_page=True)
+        state = locator.evaluate(
+            "async b => { const r = b.getBoundingClientRect();"
+            " const frame = await Promise.race([new Promise(ok => requestAnimationFrame("
+            "() => ok('animation frames run'))), new Promise(ok => setTimeout("
+            "() => ok('no animation frame in 1 s'), 1000))]);"
+            " return {disabled: b.disabled, box: [r.x, r.y, r.width, r.height],"
+            " connected: b.isConnected, frame, hidden: document.hidden,"
+            " version: document.getElementById('game-version').value}; }")
+        raise AssertionError(f"could not click: {state}\n{exc}") from None
+
+
 def play_one(page, shoot=None) -> None:
     """Take one action on ``page`` (it is this page's turn): click the first choice.
 
@@ -70,36 +92,36 @@ def play_one(page, shoot=None) -> None:
         if board.count():
             if shoot:
                 shoot(page, "e2e-select-tile")
-            board.first.click()
+            click(page, board.first)
             break
         village = page.locator("#village-targets button")
         if village.count():
             if shoot:
                 shoot(page, "e2e-select-building")
-            village.first.click()
+            click(page, village.first)
             break
         building = page.locator("#hand-buildings [data-select-building]")
         if building.count() and page.locator("#turn-buttons button").count():
             # Build phase (or share): build what can be built, before ending.
-            building.first.click()
+            click(page, building.first)
             page.wait_for_selector("#village-targets button", timeout=TIMEOUT)
             continue
         buttons = page.locator("#turn-buttons button")
         if buttons.count():
-            buttons.first.click()
+            click(page, buttons.first)
             break
         draws = page.locator("#draws button")
         if draws.count():
-            draws.first.click()
+            click(page, draws.first)
             break
         tile = page.locator("[data-select-tile]")
         if tile.count():
-            tile.first.click()
+            click(page, tile.first)
             page.wait_for_selector("#board-targets button", timeout=TIMEOUT)
             continue
         ship = page.locator("[data-select-ship]")
         if ship.count():
-            ship.first.click()
+            click(page, ship.first)
             page.wait_for_selector("#board-targets button", timeout=TIMEOUT)
             continue
         raise AssertionError("my turn, but no choice is offered:\n" + page.content()[:4000])
@@ -167,6 +189,19 @@ def test_two_people_play_a_whole_game(browser, live_url, screenshot):
     screenshot(bob, "e2e-final-bob")
     assert "★" in ann.inner_text("#final-scores")
     print(f"two-player e2e game: {version(ann)} actions in {time.monotonic() - started:.1f}s")
+
+    # Rematch with the same seats: Ann asks, Bob's page offers it live, both sit again.
+    ann.click("#rematch")
+    ann.wait_for_selector("#table-waiting")
+    rematch_url = ann.url
+    assert rematch_url != game_url
+    bob.wait_for_selector("#end-actions #rematch", timeout=TIMEOUT)
+    assert "Join the rematch" in bob.inner_text("#end-actions")
+    bob.click("#rematch")
+    bob.wait_for_selector("#game-status")
+    assert bob.url == rematch_url
+    ann.wait_for_selector("#game-status", timeout=TIMEOUT)
+    assert bob.locator("#back-to-lobby").count() == 0  # a running game: no end actions
     ctx_a.close()
     ctx_b.close()
 

@@ -16,6 +16,7 @@ import games.engines as engines_registry
 from games.models import Variant
 
 FAKE_MODULE = "colonia_tests_fakegame"
+PLACE_PACKAGE = "colonia_tests_placegame"
 
 
 def _load_fake_module() -> Any:
@@ -37,6 +38,31 @@ def fake_engine(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     engines_registry.get_engine.cache_clear()
     yield module.ENGINE
     engines_registry.get_engine.cache_clear()
+
+
+def _load_placegame() -> Any:
+    """Import tests/placegame/ as a package under a fixed name."""
+    if PLACE_PACKAGE not in sys.modules:
+        path = Path(__file__).resolve().parents[1] / "placegame"
+        spec = importlib.util.spec_from_file_location(
+            PLACE_PACKAGE, path / "__init__.py", submodule_search_locations=[str(path)]
+        )
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[PLACE_PACKAGE] = module
+        spec.loader.exec_module(module)
+    return sys.modules[PLACE_PACKAGE]
+
+
+@pytest.fixture
+def placegame(db: None) -> Iterator[Any]:
+    """The test game of tests/placegame/ (engine and board) registered, its variant loaded."""
+    from games.services import load_default_variants
+
+    package = _load_placegame()
+    package.register()
+    load_default_variants(games=[package.NAME])
+    yield package
+    package.unregister()
 
 
 @pytest.fixture

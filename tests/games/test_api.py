@@ -89,8 +89,16 @@ def test_register_is_throttled(db: None, monkeypatch: pytest.MonkeyPatch) -> Non
 def test_variants_list(variant: Variant) -> None:
     r = APIClient().get("/api/variants/")
     assert r.status_code == 200
-    assert {"id": variant.pk, "game": "fakegame", "name": "basic", "min_players": 2,
-            "max_players": 4} in r.json()
+    assert {"id": variant.pk, "game": "fakegame", "title": "fakegame", "name": "basic",
+            "description": "", "min_players": 2, "max_players": 4,
+            "browser": False} in r.json()
+
+
+def test_variants_list_names_games_and_variants_as_the_engines_do(nh_variants) -> None:
+    rows = {(v["game"], v["name"]): v for v in APIClient().get("/api/variants/").json()}
+    standard = rows[("newhaven", "standard")]
+    assert standard["title"] == "New Haven" and standard["browser"] is True
+    assert standard["description"] == nh_variants["standard"].data["description"]
 
 
 def test_create_game_errors(variant: Variant, make_user: Any) -> None:

@@ -11,6 +11,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
 
+from games.boards import get_board
 from games.engines import get_engine
 from games.models import Variant
 from games.routing import websocket_urlpatterns
@@ -99,7 +100,10 @@ async def test_each_seat_receives_its_own_view_after_a_move():
     for html in messages.values():
         assert 'data-version="1"' in html
         assert 'id="game-version" value="1"' in html
-        assert html.count('hx-swap-oob="true"') == 5
+        # Status and the board's fragments swapped whole; the log gets the new move appended.
+        assert html.count('hx-swap-oob="true"') == len(get_board("newhaven").fragments) + 1
+        assert html.count('hx-swap-oob="afterbegin:#game-log"') == 1
+        assert re.findall(r'data-seq="(\d+)"', html) == ["1"]
         assert "<html" not in html
     assert set(re.findall(r'data-hand-tile="([^"]*)"', messages["ann"])) == ann_tiles
     assert set(re.findall(r'data-hand-tile="([^"]*)"', messages["bob"])) == bob_tiles
@@ -311,3 +315,35 @@ async def test_invite_token_only_reaches_seated_sockets():
         assert game.invite_token not in messages[name], name
     for s in sockets.values():
         await s.disconnect()
+
+
+async def test_a_push_appends_the_log_from_the_version_before_its_hint():
+    """The log part of a push follows the version before the hint's (``data-since``), even
+    when the game has moved on since: the page that showed it appends, without a gap."""
+    from channels.layers import get_channel_layer
+
+    from games.broadcast import game_group
+
+    game, (ann, bob, _eve) = await setup_game()
+    socket = await connect(f"/ws/games/{game.pk}/", bob)
+    await play_first_legal(game, ann, 0, "a1")
+    first = await socket.receive_from(timeout=TIMEOUT)
+    assert 'data-since="0"' in first and re.findall(r'data-seq="(\d+)"', first) == ["1"]
+
+    @database_sync_to_async
+    def end_build():
+        game.refresh_from_db()
+        return submit_action(game=game, user=ann, seat=0, action={"type": "end_build"},
+                             version=game.version, key="a2")
+
+    await end_build()
+    second = await socket.receive_from(timeout=TIMEOUT)
+    assert 'data-since="1"' in second and re.findall(r'data-seq="(\d+)"', second) == ["2"]
+    # A late hint for version 1, rendered at version 2: both moves, following version 0.
+    await get_channel_layer().group_send(
+        game_group(game.pk), {"type": "game.updated", "game_id": game.pk, "version": 1}
+    )
+    late = await socket.receive_from(timeout=TIMEOUT)
+    assert 'data-version="2"' in late and 'data-since="0"' in late
+    assert re.findall(r'data-seq="(\d+)"', late) == ["2", "1"]
+    await socket.disconnect()

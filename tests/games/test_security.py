@@ -18,10 +18,10 @@ from rest_framework.authtoken.models import Token
 from rest_framework.settings import api_settings
 from rest_framework.test import APIClient
 
-from games import rendering, services, views
+from games import services, summaries
 from games.models import Game, Move, Seat, Variant
 from games.selectors import legal_actions_json
-from games.services import create_game, join_game, load_default_variants, submit_action
+from games.services import create_game, join_game, submit_action
 
 pytestmark = pytest.mark.django_db
 
@@ -91,9 +91,13 @@ def test_hostile_usernames_and_variant_names_are_escaped_everywhere(client, nh, 
 
 def test_village_svg_escapes_variant_numbers():
     """Row costs and column values come from variant data, which the admin edits raw."""
-    svg = rendering.village_svg(
+    from games.boards.newhaven import drawing
+
+    svg = drawing.village_svg(
         [[None] * 5 for _ in range(6)],
+        drawing.looks(["wheat"]),
         row_costs=["<script>alert(1)</script>", 5, 4, 3, 2, 1],
+        row_values=[6, 5, 4, 3, 2, 1],
         col_values=[5, 4, '"><script>alert(2)</script>', 4, 5],
     )
     assert "<script>" not in svg
@@ -140,9 +144,9 @@ def test_invite_token_is_shown_only_to_people_at_the_table(client, nh, ann, bob,
 
 def test_summaries_carry_no_invite_link_for_outsiders(nh, ann, eve):
     game = create_game(creator=ann, variant=nh, seats=[{"type": "human"}] * 2)
-    assert views.summarize_game(game, eve)["invite_url"] == ""
-    assert views.summarize_game(game, None)["invite_url"] == ""
-    assert game.invite_token in views.summarize_game(game, ann)["invite_url"]
+    assert summaries.summarize_game(game, eve)["invite_url"] == ""
+    assert summaries.summarize_game(game, None)["invite_url"] == ""
+    assert game.invite_token in summaries.summarize_game(game, ann)["invite_url"]
 
 
 # --- hostile action JSON ------------------------------------------------------------------------
@@ -397,11 +401,10 @@ def test_register_throttle_follows_num_proxies_when_set(db, monkeypatch, setting
 # --- games the browser cannot draw --------------------------------------------------------------
 
 
-def test_a_game_without_a_browser_board_shows_its_status_not_a_500(client, make_user):
-    """Nouvelle-France tables can be opened through the API; their play page crashed."""
-    load_default_variants(games=["nouvellefrance"])
+def test_a_game_without_a_browser_board_shows_its_status_not_a_500(client, variant, make_user):
+    """A game with an engine but no board (the toy game) can be opened through the API; its
+    play page shows the status card."""
     ann = make_user("ann")
-    variant = Variant.objects.filter(game="nouvellefrance").first()
     game = create_game(creator=ann, variant=variant,
                        seats=[{"type": "human"}, {"type": "ai", "level": "random"}])
     game.refresh_from_db()

@@ -1,0 +1,183 @@
+"""The board layer: registry, generic pages with any registered board, the test game."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+from games.boards import Choice, Pick, get_board, register_board, unregister_board
+from games.boards.svg import el, markup, svg
+from games.models import Game
+from games.selectors import legal_actions_json
+from games.services import create_game, submit_action
+
+pytestmark = pytest.mark.django_db
+
+ROOT = Path(__file__).resolve().parents[2]
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+def test_registry_knows_the_shipped_boards_and_nothing_else():
+    assert get_board("newhaven").name == "newhaven"
+    assert get_board("no-such-game") is None
+    assert get_board(None) is None
+
+
+def test_register_and_unregister_a_board():
+    register_board("newhaven-copy", "games.boards.newhaven")
+    try:
+        assert get_board("newhaven-copy") is get_board("newhaven")
+    finally:
+        unregister_board("newhaven-copy")
+    assert get_board("newhaven-copy") is None
+
+
+def test_svg_trees_escape_everything():
+    root = svg(0, 0, 10, 10, label='"><script>alert(1)</script>')
+    el(root, "text", "<b>&", x=1.5, class_="a\"b")
+    html = str(markup(root))
+    assert "<script>" not in html and "<b>" not in html
+    assert "&lt;b&gt;&amp;" in html and 'x="1.5"' in html
+
+
+def test_choices_and_picks_serialise_their_state():
+    choice = Choice({"type": "mark", "row": 1, "col": 2}, "Mark C2")
+    assert choice.action_json == '{"col":2,"row":1,"type":"mark"}'
+    assert Choice({}, "x").key != Choice({}, "x").key  # a fresh idempotency key each
+    assert Pick({"tile": 0, "rot": None}, "Place").query == "tile=0"
+
+
+# --- generic code names no game -----------------------------------------------------------------
+
+GENERIC = [
+    "games/views.py", "games/play.py", "games/consumers.py", "games/apis.py",
+    "games/api_urls.py", "games/urls.py", "games/summaries.py", "games/selectors.py",
+    # (games/boards/__init__.py is the registry: it lists the shipped boards, as the
+    # engines' registry lists the engines.)
+    "games/services.py", "games/tasks.py", "games/boards/loader.py", "games/boards/svg.py",
+    "accounts/views.py", "static/js/colonia.js", "static/js/play.js",
+    "static/css/colonia.css",
+]
+
+
+def test_generic_code_and_templates_name_no_game():
+    """Issue 9: views, consumers, API and generic templates know no game by name."""
+    files = [ROOT / p for p in GENERIC]
+    files += sorted((ROOT / "templates").rglob("*.html"))
+    pattern = re.compile(r"newhaven|nouvellefrance|new haven|nouvelle-france", re.I)
+    offenders = [
+        f"{path.relative_to(ROOT)}:{n}: {line.strip()}"
+        for path in files
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if pattern.search(line)
+    ]
+    assert offenders == []
+
+
+# --- a game with no board --------------------------------------------------------------------
+
+
+def test_a_game_without_a_board_is_not_offered_but_its_page_works(client, variant, ann):
+    """The toy engine of tests/games/fakegame.py has no board: API only."""
+    client.force_login(ann)
+    lobby = client.get(reverse("lobby")).content.decode()
+    assert 'data-game="fakegame"' not in lobby
+    home = client.get(reverse("home")).content.decode()
+    assert 'data-game="fakegame"' in home and "data-api-only" in home
+    game = create_game(creator=ann, variant=variant,
+                       seats=[{"type": "human"}, {"type": "ai", "level": "random"}])
+    html = client.get(reverse("play", args=[game.pk])).content.decode()
+    assert 'id="unsupported-game"' in html
+
+
+# --- the test game: engine and board registered from tests/placegame/ ------------------------
+
+
+def test_the_lobby_offers_every_game_with_a_board(client, placegame, nh_variants, ann):
+    client.force_login(ann)
+    html = client.get(reverse("lobby")).content.decode()
+    assert 'data-game="placegame"' in html and 'data-game="newhaven"' in html
+    assert "Three in a Row" in html  # the engine's title
+    assert "Three marks in a row on a 3x3 grid." in html  # the variant's description
+
+
+def test_the_test_game_is_played_through_the_generic_pages(client, placegame, ann, on_commit):
+    client.force_login(ann)
+    variant = placegame_variant()
+    with on_commit():  # the AI moves at once (eager Celery) when it starts
+        response = client.post(reverse("lobby_create"), {
+            "variant": variant.pk, "num_players": 2, "seat_1": "ai-random",
+        })
+    game = Game.objects.get(game_name="placegame")
+    assert response.status_code == 302 and game.status == Game.Status.RUNNING
+    while game.status == Game.Status.RUNNING:
+        html = client.get(reverse("play", args=[game.pk])).content.decode()
+        assert 'id="pg-board"' in html and 'id="game-status"' in html
+        assert "/static/css/boards/" not in html  # the test board has no stylesheet
+        offered = [json.loads(a.replace("&quot;", '"'))
+                   for a in re.findall(r'name="action" value="([^"]*)"', html)]
+        assert offered == legal_actions_json(game, 0)
+        version = game.version
+        with on_commit():
+            response = client.post(reverse("act", args=[game.pk]), {
+                "action": json.dumps(offered[0]), "version": version, "key": f"k{version}",
+            }, **HX)
+        assert response.status_code == 200, response.content
+        fragments = response.content.decode()
+        # The log is appended from the posted version on: this move and the AI's answer.
+        assert 'hx-swap-oob="afterbegin:#game-log"' in fragments
+        assert "ann marked" in fragments
+        game.refresh_from_db()
+        assert game.version > version
+    html = client.get(reverse("play", args=[game.pk])).content.decode()
+    assert 'id="final-scores"' in html and html.count("data-final-seat=") == 2
+    assert re.search(r"AI \(random\) marked [A-C][1-3]\.", html)  # the board's event text
+
+
+def test_a_replay_scene_offers_nothing(placegame, ann):
+    """Boards render a step without picks or forms when ``interactive`` is False."""
+    from games.boards import PlayerInfo, Scene
+
+    board = get_board("placegame")
+    game = create_game(creator=ann, variant=placegame_variant(),
+                       seats=[{"type": "human"}, {"type": "human"}])
+    assert game.status == Game.Status.OPEN
+    engine = game.engine
+    state = engine.new_game(game.variant_data, 2, 1)
+    seat = engine.to_move(state)[0]
+    legal = tuple(engine.action_to_json(a) for a in engine.legal_actions(state, seat))
+    players = (PlayerInfo(0, "ann"), PlayerInfo(1, "bob"))
+    live = board.present(Scene(view=engine.observe(state, seat), rules={}, seat=seat,
+                               players=players, legal=legal))
+    replay = board.present(Scene(view=engine.observe(state, seat), rules={}, seat=seat,
+                                 players=players, legal=legal, interactive=False))
+    assert any(cell["choice"] for row in live["rows"] for cell in row)
+    assert not any(cell["choice"] for row in replay["rows"] for cell in row)
+
+
+def test_pushed_fragments_of_the_test_game(placegame, ann, bob):
+    from games.play import render_fragments
+
+    game = create_game(creator=ann, variant=placegame_variant(),
+                       seats=[{"type": "human"}, {"type": "human"}])
+    from games.services import join_game
+
+    join_game(game=game, user=bob)
+    game.refresh_from_db()
+    seat = game.to_move[0]
+    mover = ann if seat == 0 else bob
+    game = submit_action(game=game, user=mover, seat=seat,
+                         action={"type": "mark", "row": 1, "col": 1}, version=0, key="m1")
+    html = render_fragments(game, bob, log_since=0)
+    assert html.count('hx-swap-oob="true"') == 2  # status and the test board's grid
+    assert f"{mover.username} marked B2." in html
+
+
+def placegame_variant():
+    from games.models import Variant
+
+    return Variant.objects.get(game="placegame", name="standard")
