@@ -13,7 +13,6 @@ from typing import Any
 from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 from django.utils import timezone
 
-from games import wave2_shim
 from games.engines import State, engine_names, get_engine
 from games.models import Game, Move, Seat, Variant, VariantVersion
 
@@ -78,14 +77,14 @@ def game_summaries() -> list[GameSummary]:
 def game_title(name: str) -> str:
     """The display name (``engine.title``) of the game ``name``; the name itself if unknown."""
     try:
-        return wave2_shim.title(get_engine(name))
+        return get_engine(name).title
     except KeyError:
         return name
 
 
 def rule_data(game_name: str, variant_data: dict) -> dict:
     """``engine.rule_data(variant)``: the variant's rules as every renderer reads them."""
-    return wave2_shim.rule_data(get_engine(game_name), variant_data)
+    return get_engine(game_name).rule_data(variant_data)
 
 
 # --- one game -------------------------------------------------------------------------------

@@ -131,7 +131,8 @@ class Choice:
     ``action`` is the engine's JSON of the action, ``label`` its accessible name, ``text``
     what the button shows (the label when empty), ``pos`` the CSS position of a button laid
     over a drawing (``left:..;top:..``; written to ``data-pos``, which ``colonia.js``
-    applies: the Content-Security-Policy forbids ``style`` attributes), ``css`` extra classes, ``focus`` a stable key: after a swap the
+    applies: the Content-Security-Policy forbids ``style`` attributes), ``css`` extra
+    classes, ``focus`` a stable key: after a swap the
     page puts the keyboard focus back on the element with the same key; ``data`` adds
     ``data-*`` attributes.
     """

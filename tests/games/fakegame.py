@@ -18,6 +18,7 @@ NAME = "fakegame"
 
 class FakeEngine:
     name = NAME
+    title = "Fake Game"
     min_players = 2
     max_players = 4
 
@@ -32,6 +33,13 @@ class FakeEngine:
         if not isinstance(size, int) or not 1 <= size <= 12:
             return ["hand_size: an integer from 1 to 12 is required"]
         return []
+
+    def rule_data(self, variant: dict) -> dict:
+        problems = self.validate_variant(variant)
+        if problems:
+            raise InvalidVariant(problems)
+        return {"game": NAME, "title": self.title, "variant": "basic", "description": "",
+                "player_counts": [2, 3, 4], "hand_size": variant["hand_size"]}
 
     # -- playing -----------------------------------------------------------------------
 

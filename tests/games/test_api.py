@@ -89,7 +89,7 @@ def test_register_is_throttled(db: None, monkeypatch: pytest.MonkeyPatch) -> Non
 def test_variants_list(variant: Variant) -> None:
     r = APIClient().get("/api/variants/")
     assert r.status_code == 200
-    assert {"id": variant.pk, "game": "fakegame", "title": "fakegame", "name": "basic",
+    assert {"id": variant.pk, "game": "fakegame", "title": "Fake Game", "name": "basic",
             "description": "", "min_players": 2, "max_players": 4,
             "browser": False} in r.json()
 
