@@ -5,7 +5,9 @@ It reads the game only through the protocol: ``scores``, ``observe`` views and
 the engine's action tuples (``("place", site, rot, x, y)``, ``("bonus", piece,
 site, rot, x, y)``, ``("draw",)``, ``("card", i)``, ``("copy", k)``,
 ``("huron",)``/``("skip_huron",)``, ``("order", ...)``, ``("fille_du_roy",)``/
-``("no_ally",)``, ``("coureur",)``/``("decline",)``, ``("discard", i)``).
+``("no_ally",)``, ``("coureur",)``/``("decline",)``, ``("discard", i)``).  Rule numbers (what a
+stick's symbol is worth per cube) come from the engine's ``rule_data`` for the
+state's variant.
 """
 
 from __future__ import annotations
@@ -15,12 +17,17 @@ from collections.abc import Sequence
 from typing import Any
 
 from .knowledge import softmax_values, terminal_values
+from .rules import rules_for
 
 Action = Any
 State = Any
 
-# Points per cube at a storm by the stick's symbol for that level.
-_STORM_POINTS = {"+": 1.0, "x2": 2.0, "-": -1.0}
+
+
+def _symbol_points(data: dict) -> dict[str, float]:
+    """Points per cube at a storm by the stick's symbol for that level (rule data)."""
+    return {symbol: float(points) for symbol, points in data["symbols"].items()}
+
 # Placement-like actions: their immediate points are the best cheap guide.
 _PLACING = ("place", "bonus")
 
@@ -47,6 +54,7 @@ class NouvelleFranceKnowledge:
         """Scores plus the storm points the cubes already placed will earn, plus allies."""
         if engine.is_over(state):
             return terminal_values(engine, state)
+        points = rules_for(engine, state, _symbol_points)
         view = engine.observe(state, None)
         colours = view["colours"]
         seat_of = {c: i for i, c in enumerate(colours)}
@@ -57,10 +65,11 @@ class NouvelleFranceKnowledge:
             for cube in site["cubes"]:
                 seat = seat_of.get(cube["colour"])
                 level = cube["level"]
-                if seat is None or cube["covered"] or level <= storms:
+                # Scored levels are gone; levels above the stick's last storm never score.
+                if seat is None or cube["covered"] or level <= storms or level > len(levels):
                     continue
                 # Later storms are further away: more cubes will cover or join them.
-                estimates[seat] += _STORM_POINTS[levels[level - 1]] * 0.8
+                estimates[seat] += points[levels[level - 1]] * 0.8
             holder = site.get("character_holder")
             if holder is not None and holder in seat_of:
                 estimates[seat_of[holder]] += site["character_bonus"]

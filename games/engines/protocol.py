@@ -156,6 +156,13 @@ class Engine(Protocol):
         """Seats that share the win after tie-breaks; ``[]`` while running."""
 
     # -- information ------------------------------------------------------
+    def variant_key(self, state: State) -> str:
+        """The variant ``state`` is played with, as canonical JSON text (public).
+
+        Every state of one variant gives an equal string, so callers (the AI) cache
+        what they derive from ``rule_data(json.loads(key))`` by it.
+        """
+
     def observe(self, state: State, seat: Seat) -> dict:
         """JSON view of ``state`` for ``seat`` (``None`` = spectator)."""
 

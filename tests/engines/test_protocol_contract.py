@@ -314,6 +314,23 @@ def test_rule_data_envelope_json_and_determinism(name, variant_name):
     assert engine.rule_data(variant)["variant"] == variant["name"]
 
 
+@pytest.mark.parametrize(("name", "variant_name"), CASES)
+def test_variant_key_names_the_states_variant(name, variant_name):
+    """``variant_key(state)``: one string per variant, through play; it gives the rule data."""
+    engine = get_engine(name)
+    variant = engine.default_variants()[variant_name]
+    states = _states(engine, variant, 2, 5, 4)
+    keys = {engine.variant_key(s) for s in states}
+    assert len(keys) == 1
+    (key,) = keys
+    assert engine.rule_data(json.loads(key)) == engine.rule_data(variant)
+    world = engine.determinize(states[1], 0, random.Random(3))
+    assert engine.variant_key(world) == key
+    others = [v for n, v in engine.default_variants().items() if n != variant_name]
+    for other in others:
+        assert engine.variant_key(engine.new_game(other, 2, 1)) != key
+
+
 @pytest.mark.parametrize("name", engine_names())
 def test_rule_data_refuses_invalid_variants(name):
     engine = get_engine(name)

@@ -411,6 +411,10 @@ class NewHavenEngine:
             "breakdown": [rules.breakdown(cv, p) for p in st.players] if over else None,
         }
 
+    def variant_key(self, state: State) -> str:
+        """The canonical JSON of the state's variant (public; one string per variant)."""
+        return state.compiled.key
+
     def determinize(self, state: State, seat: Seat, rng: random.Random) -> State:
         """Resample what ``seat`` cannot see, keeping every count and every visible fact.
 

@@ -510,7 +510,9 @@ def compiled_of(key: str) -> tuple[Compiled, dict]:
     States share the copy and never mutate it.
     """
     data = json.loads(key)
-    return Compiled(data), data
+    compiled = Compiled(data)
+    compiled.key = key  # the variant's canonical JSON (``engine.variant_key``)
+    return compiled, data
 
 
 def compile_variant(variant: dict) -> Compiled:

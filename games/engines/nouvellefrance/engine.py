@@ -248,6 +248,10 @@ class NouvelleFranceEngine:
             view["breakdown"] = [dict(zip(BREAKDOWN, b, strict=True)) for b in s.breakdown]
         return view
 
+    def variant_key(self, state: State) -> str:
+        """The canonical JSON of the state's variant (public; one string per variant)."""
+        return state.compiled.key
+
     def determinize(self, state: State, seat: Seat, rng: random.Random) -> State:
         """Reshuffle the unseen deck within each original pile; keep ``seat``'s Huron cards."""
         s = state
