@@ -11,5 +11,12 @@ urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("password/", views.PasswordChangeView.as_view(), name="password_change"),
     path("password/done/", views.PasswordChangeDoneView.as_view(), name="password_change_done"),
+    path("password/reset/", views.PasswordResetView.as_view(), name="password_reset"),
+    path("password/reset/sent/", views.PasswordResetDoneView.as_view(),
+         name="password_reset_done"),
+    path("password/reset/<uidb64>/<token>/", views.PasswordResetConfirmView.as_view(),
+         name="password_reset_confirm"),
+    path("password/reset/done/", views.PasswordResetCompleteView.as_view(),
+         name="password_reset_complete"),
     path("<str:username>/", views.profile, name="profile"),
 ]

@@ -22,6 +22,8 @@ from accounts.forms import SignUpForm
 #: Sign-ups allowed per client address per hour (override with settings.SIGNUP_RATE_LIMIT).
 SIGNUP_RATE_LIMIT = 10
 SIGNUP_RATE_WINDOW = 3600
+#: The window of the password reset limit (settings.PASSWORD_RESET_RATE_LIMIT per window).
+PASSWORD_RESET_RATE_WINDOW = 3600
 
 
 def _cooloff_minutes(request: HttpRequest) -> int:
@@ -120,6 +122,53 @@ def signup(request: HttpRequest) -> HttpResponse:
     return TemplateResponse(
         request, "accounts/signup.html", {"form": form, "next": next_url}, status=status
     )
+
+
+def password_reset_allowed(request: HttpRequest, email: str) -> bool:
+    """One more reset request from this address and for this e-mail address, if allowed.
+
+    Both counted every time (known address or not), so the answer says nothing about
+    which e-mail addresses have accounts; fails open when the cache is down.
+    """
+    limit = settings.PASSWORD_RESET_RATE_LIMIT
+    by_address = ratelimit.hit(f"pwreset:ip:{client_key(request)}", limit=limit,
+                               window=PASSWORD_RESET_RATE_WINDOW)
+    by_email = ratelimit.hit(f"pwreset:email:{email.strip().lower()}", limit=limit,
+                             window=PASSWORD_RESET_RATE_WINDOW)
+    return by_address and by_email
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's reset request (a mail with a one-time link), limited per address and
+    e-mail address and hour; the page never says whether an account has that address."""
+
+    template_name = "accounts/password_reset_form.html"
+    email_template_name = "accounts/password_reset_email.txt"
+    subject_template_name = "accounts/password_reset_subject.txt"
+    success_url = reverse_lazy("accounts:password_reset_done")
+
+    def form_valid(self, form):
+        if not password_reset_allowed(self.request, form.cleaned_data["email"]):
+            form.add_error(None, _("Too many password reset requests. Try again in an hour."))
+            response = self.form_invalid(form)
+            response.status_code = 429
+            return response
+        return super().form_valid(form)
+
+
+class PasswordResetDoneView(auth_views.PasswordResetDoneView):
+    template_name = "accounts/password_reset_done.html"
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """The link of the mail: a new password, twice (Django's validators)."""
+
+    template_name = "accounts/password_reset_confirm.html"
+    success_url = reverse_lazy("accounts:password_reset_complete")
+
+
+class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):
+    template_name = "accounts/password_reset_complete.html"
 
 
 class PasswordChangeView(auth_views.PasswordChangeView):

@@ -236,6 +236,9 @@ AXES_COOLOFF_TIME = float(os.environ.get("AXES_COOLOFF_HOURS", "0.25"))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 
+# Password reset: requests allowed per client address and per e-mail address per hour.
+PASSWORD_RESET_RATE_LIMIT = int(os.environ.get("PASSWORD_RESET_RATE_LIMIT", "5"))
+
 # Moves a signed-in player may submit per minute through the play page (the API has its
 # own DRF throttle, "moves").
 MOVE_RATE_LIMIT_PER_MINUTE = int(os.environ.get("MOVE_RATE_LIMIT_PER_MINUTE", "240"))
@@ -296,6 +299,27 @@ CACHES = {
         "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},
     }
 }
+
+# --- E-mail (password reset, "your turn" notices) ----------------------------------------------
+# The console by default (`make run` prints mails); EMAIL_BACKEND=smtp (with EMAIL_HOST...)
+# in production, EMAIL_BACKEND=filebased + EMAIL_FILE_PATH for the browser tests.
+_EMAIL_BACKENDS = {
+    "console": "django.core.mail.backends.console.EmailBackend",
+    "smtp": "django.core.mail.backends.smtp.EmailBackend",
+    "filebased": "django.core.mail.backends.filebased.EmailBackend",
+    "locmem": "django.core.mail.backends.locmem.EmailBackend",
+}
+EMAIL_BACKEND = _EMAIL_BACKENDS.get(
+    os.environ.get("EMAIL_BACKEND", "console"), os.environ.get("EMAIL_BACKEND", "")
+)
+EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH", str(VAR_DIR / "mail"))
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_TIMEOUT = 10
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Colonia <noreply@localhost>")
 
 # --- i18n -------------------------------------------------------------------------------------
 LANGUAGE_CODE = "en"

@@ -42,6 +42,9 @@ def _env(tmp: Path) -> dict[str, str]:
         STATIC_ROOT=str(tmp / "static"),
         COLONIA_VAR_DIR=str(tmp / "var"),
         AXES_FAILURE_LIMIT="50",
+        # Mails as files the tests read (password reset links, "your turn" notices).
+        EMAIL_BACKEND="filebased",
+        EMAIL_FILE_PATH=str(tmp / "mail"),
         PYTHONUNBUFFERED="1",
     )
     return env
@@ -89,6 +92,12 @@ def live_env(tmp_path_factory) -> dict[str, str]:
     """The environment of the live server: ``manage.py`` commands run with it share its
     database (e.g. to create a staff account)."""
     return _env(tmp_path_factory.mktemp("e2e"))
+
+
+@pytest.fixture(scope="session")
+def mail_dir(live_env) -> Path:
+    """Where the live server writes its mails (one file per connection)."""
+    return Path(live_env["EMAIL_FILE_PATH"])
 
 
 @pytest.fixture(scope="session")
