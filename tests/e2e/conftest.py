@@ -100,6 +100,26 @@ def mail_dir(live_env) -> Path:
     return Path(live_env["EMAIL_FILE_PATH"])
 
 
+def read_mails(mail_dir: Path) -> list:
+    """The mails the live server wrote so far (``email.message.EmailMessage``), oldest first."""
+    import email
+    import email.policy
+
+    mails = []
+    for path in sorted(mail_dir.glob("*.log")) if mail_dir.exists() else []:
+        for chunk in path.read_text().split("\n" + "-" * 79 + "\n"):
+            if chunk.strip():
+                mails.append(email.message_from_string(chunk.strip(),
+                                                       policy=email.policy.default))
+    return mails
+
+
+@pytest.fixture(scope="session")
+def mails(mail_dir: Path):
+    """``mails()``: the live server's mails so far (see :func:`read_mails`)."""
+    return lambda: read_mails(mail_dir)
+
+
 @pytest.fixture(scope="session")
 def live_url(live_env) -> str:
     """Base URL of a uvicorn serving ``config.asgi:application`` (session-wide)."""
