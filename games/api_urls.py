@@ -14,4 +14,6 @@ urlpatterns = [
     path("games/<int:game_id>/leave/", apis.GameLeaveApi.as_view(), name="api-game-leave"),
     path("games/<int:game_id>/actions/", apis.GameActionApi.as_view(), name="api-game-actions"),
     path("games/<int:game_id>/moves/", apis.GameMovesApi.as_view(), name="api-game-moves"),
+    path("games/<int:game_id>/replay/", apis.GameReplayApi.as_view(), name="api-game-replay"),
+    path("games/<int:game_id>/export/", apis.GameExportApi.as_view(), name="api-game-export"),
 ]

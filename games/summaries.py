@@ -84,6 +84,9 @@ def summarize_game(game: Game, viewer: Any = None, *, subject: Any = None) -> di
     return {
         "id": game.pk,
         "url": reverse("play", args=[game.pk]),
+        # Finished games have a replay anyone may watch (games.replays).
+        "replay_url": (reverse("replay", args=[game.pk])
+                       if game.status == Game.Status.FINISHED else ""),
         "game": game.game_name,
         "game_label": game_label(game),
         "variant": game.variant_name,

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import views
+from games import replay_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -11,5 +11,6 @@ urlpatterns = [
     path("games/<int:game_id>/join/", views.table_join, name="table_join"),
     path("games/<int:game_id>/leave/", views.table_leave, name="table_leave"),
     path("games/<int:game_id>/rematch/", views.rematch, name="rematch"),
+    path("games/<int:game_id>/replay/", replay_views.replay, name="replay"),
     path("t/<str:token>/", views.invite, name="invite"),
 ]

@@ -1,0 +1,207 @@
+"""The replay page's context, for every game: a replay step drawn by the game's board.
+
+Generic (names no game): :func:`replay_context` turns a :class:`games.replays.ReplayStep`
+into the context of ``games/replay.html``; the board draws the step with its ``layout``
+(``Scene.interactive=False``, no picks, no forms).
+
+The analysis slot
+-----------------
+The page has an empty region ``<section id="analysis-panel">`` (the ``analysis`` partial of
+``games/replay.html``).  A panel plugs in with :func:`register_replay_panel`: a callable
+``panel(step, viewer) -> dict | None`` called for every rendered step (page and HTMX swap)
+with the :class:`~games.replays.ReplayStep` (already access-checked: it holds only what the
+viewer may see at that step) and the viewer.  A dict it returns must hold ``template`` (an
+include name) and may hold anything else; the template is included inside
+``#analysis-panel`` with the dict as ``panel`` (and the whole replay context around it).
+Returning ``None`` shows nothing for that step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlencode
+
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from games.boards import Board, Scene, default_event_text, get_board
+from games.play import board_parts, players_of
+from games.replays import Perspective, ReplayStep
+from games.selectors import rule_data, seat_of
+from games.summaries import game_label, seats_of
+
+#: The template of the replay page; its partials wrap the board's.
+REPLAY_TEMPLATE = "games/replay.html"
+
+#: ``panel(step, viewer) -> dict | None``: plug-ins of the analysis slot (see above).
+ReplayPanel = Callable[[ReplayStep, Any], "dict | None"]
+_PANELS: list[ReplayPanel] = []
+
+
+def register_replay_panel(panel: ReplayPanel) -> None:
+    """Add ``panel`` to the replay page's analysis slot (once; registering again is a no-op)."""
+    if panel not in _PANELS:
+        _PANELS.append(panel)
+
+
+def unregister_replay_panel(panel: ReplayPanel) -> None:
+    """Remove a panel (tests clean up with this)."""
+    if panel in _PANELS:
+        _PANELS.remove(panel)
+
+
+def replay_url(game_id: int, *, step: int | None = None, seat: str | None = None) -> str:
+    """``/games/<id>/replay/?step=K&seat=S`` (the shareable address of one step)."""
+    params = {}
+    if step is not None:
+        params["step"] = step
+    if seat is not None:
+        params["seat"] = seat
+    base = reverse("replay", args=[game_id])
+    return f"{base}?{urlencode(params)}" if params else base
+
+
+def perspective_label(perspective: Perspective, names: dict[int, str]) -> str:
+    """What a perspective is called on the page."""
+    if perspective.revealed:
+        return _("Everything revealed")
+    if perspective.seat is None:
+        return _("Spectator")
+    return names.get(perspective.seat, str(perspective.seat + 1))
+
+
+def _event_text(board: Board | None, event: Any, description: str, names: dict[int, str],
+                rules: dict) -> str:
+    if isinstance(event, dict):
+        if board is not None:
+            return board.event_text(event, names, rules)
+        return default_event_text(event, names)
+    return description
+
+
+def _revealed_rows(value: Any, depth: int = 0) -> list[dict]:
+    """The ``revealed`` part of ``engine.reveal`` as nested ``{label, text, rows}`` rows, for
+    a generic display (boards draw the public part; this lists what was hidden)."""
+    if isinstance(value, dict):
+        items = [(str(k), v) for k, v in value.items()]
+    elif isinstance(value, list):
+        items = [(str(i + 1), v) for i, v in enumerate(value)]
+    else:
+        items = [("", value)]
+    rows = []
+    for label, item in items:
+        nested = isinstance(item, dict) or (
+            isinstance(item, list) and any(isinstance(v, dict | list) for v in item))
+        if nested and depth < 6:
+            rows.append({"label": label, "text": "", "rows": _revealed_rows(item, depth + 1)})
+        elif isinstance(item, list):
+            rows.append({"label": label, "text": ", ".join(map(str, item)) or "—", "rows": []})
+        else:
+            rows.append({"label": label, "text": "—" if item is None else str(item), "rows": []})
+    return rows
+
+
+def replay_context(replay: ReplayStep, viewer: Any, *, csrf_token: str = "",
+                   oob: bool = False) -> dict:
+    """Everything ``games/replay.html`` shows of one replay step to ``viewer``.
+
+    ``oob`` marks the fragments as out-of-band swaps (HTMX responses).
+    """
+    game = replay.game
+    board = get_board(game.game_name)
+    seats = seats_of(game)
+    names = {s.index: s.display_name for s in seats}
+    rules = rule_data(game.game_name, game.variant_data)
+    perspective = replay.perspective
+    param = perspective.param
+    step, steps = replay.step, replay.steps
+    my_seat = seat_of(game, viewer)
+
+    def url(k: int, seat: str = param) -> str:
+        return replay_url(game.pk, step=k, seat=seat)
+
+    events = [
+        {
+            "step": move.seq,
+            "seat": move.seat,
+            "name": names.get(move.seat, ""),
+            "text": _event_text(board, move.event, move.description, names, rules),
+            "url": url(index + 1),
+            "current": index + 1 == step,
+        }
+        for index, move in enumerate(replay.moves)
+    ]
+    parts = None
+    presented: dict = {}
+    if board is not None:
+        parts = board_parts(board) | {"log": f"{REPLAY_TEMPLATE}#events",
+                                      "log_in_layout": board.log_in_layout}
+        players = players_of(game, perspective.seat)
+        scene = Scene(view=replay.view, rules=rules, seat=perspective.seat, players=players,
+                      legal=(), selection={}, version=step, interactive=False)
+        presented = board.present(scene)
+    scores = presented.get("scores") or replay.view.get("scores") or []
+    to_move = [] if replay.view.get("is_over") else list(replay.view.get("to_move") or [])
+    players_rows = [
+        {
+            "seat": s.index,
+            "name": s.display_name,
+            "is_me": s.index == my_seat,
+            "is_viewed": s.index == perspective.seat,
+            "to_move": s.index in to_move,
+            "score": scores[s.index] if s.index < len(scores) else None,
+        }
+        for s in seats
+    ]
+    switch = [
+        {
+            "param": p.param,
+            "label": perspective_label(p, names),
+            "url": url(step, p.param),
+            "current": p == perspective,
+        }
+        for p in replay.perspectives
+    ]
+    context: dict[str, Any] = {
+        "game": game,
+        "game_id": game.pk,
+        "game_label": game_label(game),
+        "version": step,
+        "oob": oob,
+        "csrf_token": csrf_token,
+        "my_seat": my_seat,
+        "viewer": viewer,
+        "names": names,
+        "parts": parts,
+        "board": presented,
+        "replay": replay,
+        "step": step,
+        "steps": steps,
+        "seat_param": param,
+        "perspective": perspective,
+        "perspective_label": perspective_label(perspective, names),
+        "perspectives": switch,
+        "over": game.status == "finished",
+        "players": players_rows,
+        "events": events,
+        "current_event": events[step - 1]["text"] if step > 0 else "",
+        "nav": {
+            "first": url(0) if step > 0 else "",
+            "prev": url(step - 1) if step > 0 else "",
+            "next": url(step + 1) if step < steps else "",
+            "last": url(steps) if step < steps else "",
+        },
+        "deal_url": url(0),
+        "base_url": reverse("replay", args=[game.pk]),
+        "play_url": reverse("play", args=[game.pk]),
+        "export_url": reverse("api-game-export", args=[game.pk]),
+        "revealed": (_revealed_rows(replay.view.get("revealed") or {})
+                     if perspective.revealed else None),
+        "seed": replay.seed,
+    }
+    context["analysis"] = [
+        result for panel in list(_PANELS)
+        if (result := panel(replay, viewer)) is not None
+    ]
+    return context

@@ -1,0 +1,49 @@
+"""The replay page (thin): ``/games/<id>/replay/?step=K&seat=S``.
+
+Access is decided by ``games.replays`` (the one selector shared with the API and the
+export); the context comes from ``games.replay_page``.  HTMX requests get the
+``replay-fragments`` partial (out-of-band swaps), plain requests the whole page.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from games.errors import GameServiceError
+from games.models import Game
+from games.replay_page import REPLAY_TEMPLATE, replay_context, replay_url
+from games.replays import PerspectiveForbidden, replay_step
+from games.selectors import get_game
+from games.summaries import game_label
+
+
+@require_GET
+def replay(request: HttpRequest, game_id: int) -> HttpResponse:
+    """One step of a game's replay, seen from one perspective."""
+    try:
+        game = get_game(game_id)
+    except Game.DoesNotExist:
+        raise Http404(_("No such game.")) from None
+    try:
+        step = replay_step(game, request.user, step=request.GET.get("step"),
+                           seat=request.GET.get("seat"))
+    except GameServiceError as exc:
+        context = {
+            "game": game,
+            "game_id": game.pk,
+            "game_label": game_label(game),
+            "error": str(exc),
+            "play_url": reverse("play", args=[game.pk]),
+            "retry_url": replay_url(game.pk) if isinstance(exc, PerspectiveForbidden) else "",
+        }
+        return TemplateResponse(request, REPLAY_TEMPLATE, context, status=exc.status_code)
+    htmx = bool(request.htmx and not request.htmx.boosted)
+    context = replay_context(step, request.user, csrf_token=get_token(request), oob=htmx)
+    if htmx:
+        return TemplateResponse(request, f"{REPLAY_TEMPLATE}#replay-fragments", context)
+    return TemplateResponse(request, REPLAY_TEMPLATE, context)
