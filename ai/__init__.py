@@ -4,6 +4,7 @@ Entry points::
 
     choose_action(engine, state, seat, level="normal", seed=0) -> Action
     analyse(engine, state, seat, budget) -> [(action, win probability, visits), ...]
+    level_rating(game, level) -> (mu, sigma)   # OpenSkill, from ai/ratings.json
 
 Levels (see :data:`LEVELS`): ``random`` and ``greedy`` baselines, and ISMCTS at
 ``easy``, ``normal`` and ``hard``: an iteration budget with a wall-clock guard.
@@ -12,10 +13,16 @@ The budget normally ends the search, so a seed replays the same decisions.
 =======  ==========  =====================  =========
 level    iterations  nouvellefrance (×0.5)  guard (s)
 =======  ==========  =====================  =========
-easy     150         75                     1.0
-normal   800         400                    1.8
-hard     3000        1500                   5.5
+easy     150         75                     0.5
+normal   800         400                    0.9
+hard     3000        1500                   2.8
 =======  ==========  =====================  =========
+
+The guards keep the answer-time promise (normal <= 1 s, hard <= 3 s per
+decision on one core, ``python -m ai.bench``); on a slow or busy machine they,
+not the budget, end the search.  Every level searches with :data:`TUNED`
+(issue 13: shared worlds, macro turns, public keys, the strong knowledge); the
+pre-issue-13 AI is kept as the arena's ``*-v1`` bots (:mod:`ai.frozen_v1`).
 
 (A game's knowledge may scale the budgets: Nouvelle-France's engine steps cost
 ~150 µs, New Haven's ~10 µs.)
@@ -23,17 +30,20 @@ hard     3000        1500                   5.5
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .bots import greedy_action, random_action
 from .ismcts import SearchParams, SearchResult, search
 from .knowledge import GameKnowledge, GenericKnowledge, get_knowledge, register_knowledge
+from .ratings import level_rating
 
 Action = Any
 State = Any
 
 __all__ = [
+    "BOT_NAMES",
+    "FROZEN_NAMES",
     "LEVELS",
     "GameKnowledge",
     "GenericKnowledge",
@@ -45,6 +55,7 @@ __all__ = [
     "get_knowledge",
     "greedy_action",
     "level_budget",
+    "level_rating",
     "random_action",
     "register_knowledge",
     "search",
@@ -53,31 +64,46 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Level:
-    """A search level: an iteration budget and a wall-clock guard (seconds)."""
+    """A search level: an iteration budget, a wall-clock guard (seconds), search options."""
 
     name: str
     iterations: int
     time_limit: float
+    params: SearchParams = field(default_factory=SearchParams)
 
 
-#: ISMCTS levels.  The guard is below the answer-time promise (normal 2 s, hard 6 s)
-#: and should rarely trigger: the iteration budget ends the search.
+#: ISMCTS levels.  The guard is below the answer-time promise (normal 1 s, hard 3 s).
+#: Search options of every level since issue 13 (see ``ai/tuning/``).
+TUNED = SearchParams(world_reuse=None, macro=True, public_keys=True)
+
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", 150, 1.0),
-    "normal": Level("normal", 800, 1.8),
-    "hard": Level("hard", 3000, 5.5),
+    "easy": Level("easy", 150, 0.5, TUNED),
+    "normal": Level("normal", 800, 0.9, TUNED),
+    "hard": Level("hard", 3000, 2.8, TUNED),
 }
 #: Every level name ``choose_action`` accepts.
 LEVEL_NAMES: tuple[str, ...] = ("random", "greedy", *LEVELS)
+#: Arena-only bots: the frozen pre-issue-13 levels (:mod:`ai.frozen_v1`).
+FROZEN_NAMES: tuple[str, ...] = tuple(f"{name}-v1" for name in ("easy", "normal", "hard"))
+#: Every bot the arena can seat.
+BOT_NAMES: tuple[str, ...] = (*LEVEL_NAMES, *FROZEN_NAMES)
 
 
 def choose_action(
-    engine: Any, state: State, seat: int, level: str = "normal", seed: int = 0
+    engine: Any,
+    state: State,
+    seat: int,
+    level: str = "normal",
+    seed: int = 0,
+    *,
+    seconds: float | None = None,
 ) -> Action:
     """The action the AI at ``level`` takes for ``seat`` in ``state``.
 
     ``state`` is the true state; the AI reads it only through ``determinize``
     for ``seat`` (and the seat's own ``legal_actions``), so it never peeks.
+    ``seconds`` (the arena's equal-time matches) replaces a search level's
+    budget by that much thinking time per decision.
     """
     actions = engine.legal_actions(state, seat)
     if not actions:
@@ -88,14 +114,24 @@ def choose_action(
         return random_action(engine, state, seat, seed)
     if level == "greedy":
         return greedy_action(engine, state, seat, seed)
+    if level in FROZEN_NAMES:
+        from .frozen_v1 import choose_action_v1
+
+        return choose_action_v1(
+            engine, state, seat, level.removesuffix("-v1"), seed,
+            iterations=None if seconds is None else 10**9, time_limit=seconds,
+        )
     try:
         spec = LEVELS[level]
     except KeyError:
         raise ValueError(
             f"unknown level {level!r}; known levels: {', '.join(LEVEL_NAMES)}"
         ) from None
+    iterations = level_budget(engine, spec) if seconds is None else 10**9
     return search(
-        engine, state, seat, level_budget(engine, spec), time_limit=spec.time_limit, seed=seed
+        engine, state, seat, iterations,
+        time_limit=spec.time_limit if seconds is None else seconds,
+        seed=seed, params=spec.params,
     ).action
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
 
-from . import LEVEL_NAMES, choose_action
+from . import BOT_NAMES, choose_action
 
 __all__ = ["GameRecord", "load_engine", "main", "play_game", "wilson"]
 
@@ -65,9 +65,17 @@ def decision_seed(game_seed: int, ply: int) -> int:
 
 
 def play_game(
-    engine: Any, variant: dict, bots: Sequence[str], seed: int, max_plies: int = 100_000
+    engine: Any,
+    variant: dict,
+    bots: Sequence[str],
+    seed: int,
+    max_plies: int = 100_000,
+    think: float | None = None,
 ) -> GameRecord:
-    """Play one game with ``bots[seat]`` in each seat; return its record."""
+    """Play one game with ``bots[seat]`` in each seat; return its record.
+
+    ``think`` gives every search bot that many seconds per decision (equal time).
+    """
     n = len(bots)
     state = engine.new_game(variant, n, seed)
     seconds = [0.0] * n
@@ -78,7 +86,9 @@ def play_game(
             raise RuntimeError(f"game seed {seed} did not end after {max_plies} actions")
         seat = engine.to_move(state)[0]
         started = time.perf_counter()
-        action = choose_action(engine, state, seat, bots[seat], seed=decision_seed(seed, ply))
+        action = choose_action(
+            engine, state, seat, bots[seat], seed=decision_seed(seed, ply), seconds=think
+        )
         seconds[seat] += time.perf_counter() - started
         moves[seat] += 1
         state = engine.apply(state, seat, action)
@@ -121,21 +131,21 @@ def format_table(tallies: dict[str, _Tally], games: int, players: int) -> str:
     """The result table as text."""
     lines = [
         f"games={games} players={players} (expected share per seat {1 / players:.3f})",
-        f"{'bot':<8} {'seat-games':>10} {'win rate':>9} {'95% CI':>15} {'mean score':>11}"
+        f"{'bot':<10} {'seat-games':>10} {'win rate':>9} {'95% CI':>15} {'mean score':>11}"
         f" {'s/move':>8}",
     ]
     for bot, t in tallies.items():
         low, high = wilson(t.wins, t.seats)
         lines.append(
-            f"{bot:<8} {t.seats:>10} {t.wins / t.seats:>9.3f} {f'[{low:.3f}, {high:.3f}]':>15}"
+            f"{bot:<10} {t.seats:>10} {t.wins / t.seats:>9.3f} {f'[{low:.3f}, {high:.3f}]':>15}"
             f" {t.score / t.seats:>11.2f} {t.seconds / max(1, t.moves):>8.3f}"
         )
     return "\n".join(lines)
 
 
-def _run_task(task: tuple[str, str, dict, list[str], int]) -> GameRecord:
-    spec, _variant_name, variant, bots, seed = task
-    return play_game(load_engine(spec), variant, bots, seed)
+def _run_task(task: tuple[str, str, dict, list[str], int, float | None]) -> GameRecord:
+    spec, _variant_name, variant, bots, seed, seconds = task
+    return play_game(load_engine(spec), variant, bots, seed, think=seconds)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -143,29 +153,40 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Seat-swapped bot-versus-bot games.")
     parser.add_argument("--game", required=True, help="engine name or module:ATTR")
     parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--bots", required=True, help=f"comma list of {', '.join(LEVEL_NAMES)}")
+    parser.add_argument("--bots", required=True, help=f"comma list of {', '.join(BOT_NAMES)}")
     parser.add_argument("--games", type=int, default=100, help="total games (rounded up)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--variant", default="standard")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument(
+        "--seconds", type=float, default=None,
+        help="equal thinking time per decision for every search bot (replaces level budgets)",
+    )
+    parser.add_argument(
+        "--tune", default="",
+        help="sweep settings for the new search levels: 'exploration=0.5,k.playout_sample=3' "
+        "(SearchParams fields; k.NAME sets the game knowledge's attribute)",
+    )
     args = parser.parse_args(argv)
+    engine = load_engine(args.game)
+    if args.tune:
+        apply_tuning(engine, args.tune)
 
     bots = args.bots.split(",")
     for bot in bots:
-        if bot not in LEVEL_NAMES:
-            parser.error(f"unknown bot {bot!r}; choose from {', '.join(LEVEL_NAMES)}")
+        if bot not in BOT_NAMES:
+            parser.error(f"unknown bot {bot!r}; choose from {', '.join(BOT_NAMES)}")
     if len(bots) == args.players:
         lineup = bots
     elif len(bots) == 2:
         lineup = [bots[0]] + [bots[1]] * (args.players - 1)
     else:
         parser.error("list one bot per player, or two bots (one against N-1 copies)")
-    engine = load_engine(args.game)
     variant = engine.default_variants()[args.variant]
     rotations = seatings(lineup)
     rounds = math.ceil(args.games / len(rotations))
     tasks = [
-        (args.game, args.variant, variant, seating, args.seed + k)
+        (args.game, args.variant, variant, seating, args.seed + k, args.seconds)
         for k in range(rounds)
         for seating in rotations
     ]
@@ -184,6 +205,32 @@ def main(argv: list[str] | None = None) -> None:
     print(f"game={args.game} variant={args.variant} lineup={','.join(lineup)} "
           f"seeds={args.seed}..{args.seed + rounds - 1} wall={time.perf_counter() - started:.0f}s")
     print(format_table(tally(records), len(records), args.players), flush=True)
+
+
+def apply_tuning(engine: Any, spec: str) -> None:
+    """Set sweep values on every new level's params and on the game's search knowledge."""
+    import dataclasses
+
+    import ai
+
+    from .knowledge import search_knowledge
+
+    fields: dict[str, Any] = {}
+    knowledge = search_knowledge(engine)
+    for item in filter(None, spec.split(",")):
+        name, _, raw = item.partition("=")
+        value: Any = None if raw == "None" else (
+            raw == "True" if raw in ("True", "False") else float(raw) if "." in raw else int(raw)
+        )
+        if name.startswith("k."):
+            setattr(knowledge, name[2:], value)
+        else:
+            fields[name] = value
+    if fields:
+        ai.LEVELS = {
+            key: dataclasses.replace(lv, params=dataclasses.replace(lv.params, **fields))
+            for key, lv in ai.LEVELS.items()
+        }
 
 
 def _progress(records: list[GameRecord], total: int, started: float) -> None:

@@ -64,7 +64,10 @@ def main(argv: list[str] | None = None) -> None:
     guarded = 0
     for index, (state, seat) in enumerate(positions):
         started = time.perf_counter()
-        result = search(engine, state, seat, budget, time_limit=level.time_limit, seed=index)
+        result = search(
+            engine, state, seat, budget, time_limit=level.time_limit, seed=index,
+            params=level.params,
+        )
         elapsed = time.perf_counter() - started
         times.append(elapsed)
         rates.append(result.iterations / elapsed)

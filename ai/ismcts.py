@@ -5,9 +5,20 @@ state (``engine.determinize``), walks the one shared tree with UCB restricted
 to the actions legal in that world (availability counts), expands one node,
 plays an ε-greedy playout cut off after a few plies, and backs up a value in
 [0, 1] per seat.  Each node's statistics are from the point of view of the seat
-that chose its action, so the same code plays 2–4 players.  Micro-actions are
-ordinary tree nodes.  Where a node has many actions, progressive widening
-admits them in the knowledge's cheap order as the node's visits grow.
+that chose its action, so the same code plays 2–4 players.  Where a node has
+many actions, progressive widening admits them in the knowledge's order (its
+prior) as the node's visits grow.
+
+Three options (see :class:`SearchParams`) came with issue 13:
+
+* ``world_reuse``: consecutive iterations share one sampled world (a
+  determinization can cost more than the rest of an iteration);
+* ``macro``: below the root, the knowledge's ``followup`` plays the micro-steps
+  that finish a turn (e.g. the builds after a harvest), so the tree branches on
+  the decisions that matter instead of splitting its budget over micro-steps;
+* ``public_keys``: the knowledge's ``action_keys`` names another seat's actions
+  by what the searching seat can tell apart (the tile, not its hand index), so
+  one node means one thing in every world.
 
 The true state is read only through ``determinize`` (and ``legal_actions`` for
 the root seat, which is public to that seat): the search never peeks.
@@ -22,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .knowledge import GameKnowledge, get_knowledge
+from .knowledge import GameKnowledge, search_knowledge
 
 Action = Any
 State = Any
@@ -45,6 +56,13 @@ class SearchParams:
     epsilon: float = 0.1
     #: Overrides the knowledge's rollout depth when not ``None``.
     rollout_depth: int | None = None
+    #: Consecutive iterations that share one determinization (1: a new world each time;
+    #: ``None``: the knowledge's ``world_reuse``, else 1).
+    world_reuse: int | None = 1
+    #: Below the root, let the knowledge's ``followup`` play a turn's closing micro-steps.
+    macro: bool = False
+    #: Key other seats' tree actions by the knowledge's ``action_keys`` (what is visible).
+    public_keys: bool = False
 
 
 @dataclass
@@ -71,7 +89,7 @@ class _Node:
 
     def __init__(self, seat: int | None) -> None:
         self.seat = seat  # the seat whose action led here; None at the root
-        self.children: dict[tuple[int, Action], _Node] = {}
+        self.children: dict[tuple[int, Any], _Node] = {}  # (actor, action key) -> node
         self.visits = 0
         self.total = 0.0  # sum of values for ``seat``
         self.avail = 0  # iterations in which this node's action was a candidate
@@ -95,7 +113,7 @@ def search(
     real state.  The same seed and an iteration budget (not the clock) ending
     the search give the same result.
     """
-    knowledge = knowledge or get_knowledge(engine)
+    knowledge = knowledge or search_knowledge(engine)
     params = params or SearchParams()
     rng = random.Random(seed)
     started = time.perf_counter()
@@ -106,10 +124,17 @@ def search(
         knowledge.rollout_depth
     )
     done = 0
+    reuse = params.world_reuse
+    if reuse is None:
+        reuse = getattr(knowledge, "world_reuse", 1)
+    reuse = max(1, reuse)
+    world = None
     while done < iterations:
         if deadline is not None and done and time.perf_counter() >= deadline:
             break
-        _iterate(engine, state, seat, root, rng, knowledge, params, depth_limit)
+        if done % reuse == 0:
+            world = engine.determinize(state, seat, rng)
+        _iterate(engine, world, seat, root, rng, knowledge, params, depth_limit)
         done += 1
 
     real = set(real_actions)
@@ -134,30 +159,34 @@ def _candidates(
     world: State,
     actor: int,
     legal: Sequence[Action],
+    keyed: dict[Any, Action],
     knowledge: GameKnowledge,
     params: SearchParams,
-) -> Sequence[Action]:
-    """The actions of ``legal`` that progressive widening admits at ``node`` now."""
-    if len(legal) <= params.widen_threshold:
-        return legal
+) -> Sequence[Any]:
+    """The action keys that progressive widening admits at ``node`` now."""
+    if len(keyed) <= params.widen_threshold:
+        return list(keyed)
     limit = math.ceil(params.widen_c * (node.visits + 1) ** params.widen_alpha)
     rank = node.rank
     if rank is None:
         rank = node.rank = {}
-    missing = [a for a in legal if a not in rank]
+    missing = [a for k, a in keyed.items() if k not in rank]
     if missing:
         # Worlds differ, so new actions can show up later: rank them after the known ones.
+        key_of = {a: k for k, a in keyed.items()}
         base = len(rank)
-        for index, action in enumerate(knowledge.order_actions(engine, world, actor, missing)):
-            rank[action] = base + index
-    if len(legal) <= limit:
-        return sorted(legal, key=rank.__getitem__)
-    return sorted(legal, key=rank.__getitem__)[:limit]
+        order = knowledge.order_actions
+        if node.seat is None and not base:  # the root's first ranking: the real prior
+            order = getattr(knowledge, "prior_order", order)
+        for index, action in enumerate(order(engine, world, actor, missing)):
+            rank[key_of[action]] = base + index
+    ordered = sorted(keyed, key=rank.__getitem__)
+    return ordered if len(ordered) <= limit else ordered[:limit]
 
 
 def _iterate(
     engine: Any,
-    state: State,
+    world: State,
     seat: int,
     root: _Node,
     rng: random.Random,
@@ -165,13 +194,14 @@ def _iterate(
     params: SearchParams,
     depth_limit: int | None,
 ) -> None:
-    """One ISMCTS iteration: determinize, select/expand, play out, back up."""
-    world = engine.determinize(state, seat, rng)
+    """One ISMCTS iteration in a sampled ``world``: select/expand, play out, back up."""
     node = root
     path = [root]
     log = math.log
     sqrt = math.sqrt
     c = params.exploration
+    followup = getattr(knowledge, "followup", None) if params.macro else None
+    action_keys = getattr(knowledge, "action_keys", None) if params.public_keys else None
     while True:
         movers = engine.to_move(world)
         if not movers:
@@ -180,32 +210,46 @@ def _iterate(
         legal = engine.legal_actions(world, actor)
         if not legal:
             break
-        cands = _candidates(node, engine, world, actor, legal, knowledge, params)
+        if node is not root and followup is not None:
+            step = followup(engine, world, actor, legal, rng)
+            if step is not None:
+                world = engine.apply(world, actor, step)
+                continue
+        keys = None
+        if action_keys is not None and actor != seat:
+            keys = action_keys(engine, world, actor, legal)
+        if keys is None:
+            keyed = dict(zip(legal, legal, strict=True))
+        else:
+            keyed = {}
+            for key, action in zip(keys, legal, strict=True):
+                keyed.setdefault(key, action)
+        cands = _candidates(node, engine, world, actor, legal, keyed, knowledge, params)
         children = node.children
-        unexpanded = [a for a in cands if (actor, a) not in children]
-        for action in cands:
-            child = children.get((actor, action))
+        unexpanded = [k for k in cands if (actor, k) not in children]
+        for key in cands:
+            child = children.get((actor, key))
             if child is not None:
                 child.avail += 1
         if unexpanded:
             # Widened nodes expand in the knowledge's order, others at random.
-            action = unexpanded[0] if node.rank is not None else rng.choice(unexpanded)
+            key = unexpanded[0] if node.rank is not None else rng.choice(unexpanded)
             child = _Node(actor)
             child.avail = 1
-            children[(actor, action)] = child
-            world = engine.apply(world, actor, action)
+            children[(actor, key)] = child
+            world = engine.apply(world, actor, keyed[key])
             path.append(child)
             break
         best = None
         best_score = -1.0
-        for action in cands:
-            child = children[(actor, action)]
+        for key in cands:
+            child = children[(actor, key)]
             score = child.total / child.visits + c * sqrt(log(child.avail) / child.visits)
             if score > best_score:
                 best_score = score
-                best = (action, child)
-        action, node = best  # type: ignore[misc]
-        world = engine.apply(world, actor, action)
+                best = (key, child)
+        key, node = best  # type: ignore[misc]
+        world = engine.apply(world, actor, keyed[key])
         path.append(node)
 
     values = _playout(engine, world, rng, knowledge, params.epsilon, depth_limit)

@@ -24,6 +24,7 @@ __all__ = [
     "GenericKnowledge",
     "get_knowledge",
     "register_knowledge",
+    "search_knowledge",
     "softmax_values",
     "terminal_values",
 ]
@@ -130,3 +131,17 @@ def get_knowledge(engine: Any) -> GameKnowledge:
         _REGISTRY[name] = knowledge
         return knowledge
     return _GENERIC
+
+
+def search_knowledge(engine: Any) -> GameKnowledge:
+    """The knowledge the search uses: the module's ``STRONG`` if it has one.
+
+    ``get_knowledge`` (the ``greedy`` bot's) stays the base knowledge; a
+    knowledge registered by a test is used for both.
+    """
+    knowledge = get_knowledge(engine)
+    name = getattr(engine, "name", None)
+    module = _MODULES.get(name) if isinstance(name, str) else None
+    if module is None or _REGISTRY.get(name) is not import_module(module).KNOWLEDGE:
+        return knowledge
+    return getattr(import_module(module), "STRONG", knowledge)

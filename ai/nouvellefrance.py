@@ -113,3 +113,49 @@ class NouvelleFranceKnowledge:
 
 
 KNOWLEDGE = NouvelleFranceKnowledge()
+
+
+class StrongNouvelleFranceKnowledge(NouvelleFranceKnowledge):
+    """The search's Nouvelle-France knowledge since issue 13 (``greedy`` keeps the base).
+
+    The evaluator reads the mover's view (cheaper than a spectator's, the same
+    public fields) and its weights are parameters for the sweep.
+    """
+
+    #: Weight of the storm points the cubes already placed will earn.
+    storm_weight: float = 0.8
+    #: Points per ally still ready.
+    ally_weight: float = 1.0
+
+    def evaluate(self, engine: Any, state: State) -> list[float]:
+        """Scores plus pending storm points, characters held and ready allies."""
+        if engine.is_over(state):
+            return terminal_values(engine, state)
+        points = rules_for(engine, state, _symbol_points)
+        movers = engine.to_move(state)
+        view = engine.observe(state, movers[0] if movers else None)
+        seat_of = {c: i for i, c in enumerate(view["colours"])}
+        estimates = [float(s) for s in view["scores"]]
+        storms = view["storms"]
+        weight = self.storm_weight
+        for site in view["sites"]:
+            levels = site["stick"]["levels"]
+            top = len(levels)
+            for cube in site["cubes"]:
+                seat = seat_of.get(cube["colour"])
+                level = cube["level"]
+                if seat is None or cube["covered"] or level <= storms or level > top:
+                    continue
+                estimates[seat] += points[levels[level - 1]] * weight
+            holder = site.get("character_holder")
+            if holder is not None and holder in seat_of:
+                estimates[seat_of[holder]] += site["character_bonus"]
+            elif isinstance(holder, int) and 0 <= holder < len(estimates):
+                estimates[holder] += site["character_bonus"]
+        for i, player in enumerate(view["players"]):
+            ready = sum(1 for v in player["allies"].values() if v == "ready")
+            estimates[i] += self.ally_weight * ready
+        return softmax_values(estimates, self.temperature)
+
+
+STRONG = StrongNouvelleFranceKnowledge()

@@ -1,0 +1,147 @@
+"""OpenSkill ratings of the AI levels, measured in the arena and stored as data.
+
+``level_rating(game, level) -> (mu, sigma)`` reads ``ai/ratings.json``; the site's
+ratings use it to place AI seats on the players' scale.  The numbers come from
+``python -m ai.ratings --game newhaven --games 40 --scale 0.1`` (a seat-swapped
+2-player round robin of every level, each game rated in turn with the Weng–Lin
+Plackett–Luce model that OpenSkill implements, default mu 25, sigma 25/3); the
+file records the command, the budgets and whether the numbers are provisional.
+Pure standard library: the update is the model's few lines, not a dependency.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import time
+from functools import cache
+from pathlib import Path
+
+__all__ = ["MU", "SIGMA", "level_rating", "main", "rate", "ratings"]
+
+MU = 25.0
+SIGMA = MU / 3
+BETA = SIGMA / 2
+KAPPA = 0.0001
+PATH = Path(__file__).with_name("ratings.json")
+
+
+@cache
+def ratings() -> dict:
+    """The stored ratings file (``ai/ratings.json``)."""
+    return json.loads(PATH.read_text())
+
+
+def level_rating(game: str, level: str) -> tuple[float, float]:
+    """(mu, sigma) of an AI level in a game; a game without data gets the levels' mean.
+
+    ``KeyError`` names the known levels when ``level`` is not one.
+    """
+    data = ratings()
+    games = data["games"]
+    table = games.get(game)
+    if table is None:  # a game not measured yet: the average over measured games
+        tables = list(games.values())
+        if level not in tables[0]:
+            raise KeyError(f"unknown AI level {level!r}; known: {', '.join(tables[0])}")
+        mus = [t[level]["mu"] for t in tables]
+        sigmas = [t[level]["sigma"] for t in tables]
+        return (sum(mus) / len(mus), max(sigmas))
+    if level not in table:
+        raise KeyError(f"unknown AI level {level!r}; known: {', '.join(table)}")
+    return (table[level]["mu"], table[level]["sigma"])
+
+
+def rate(
+    current: list[tuple[float, float]], ranks: list[int]
+) -> list[tuple[float, float]]:
+    """One game's Plackett–Luce update of one-player teams (lower rank = better)."""
+    c = math.sqrt(sum(s * s + BETA * BETA for _m, s in current))
+    exps = [math.exp(m / c) for m, _s in current]
+    sum_q = [sum(exps[i] for i in range(len(current)) if ranks[i] >= ranks[q])
+             for q in range(len(current))]
+    a = [sum(1 for r in ranks if r == ranks[q]) for q in range(len(current))]
+    out = []
+    for i, (mu, sigma) in enumerate(current):
+        omega = delta = 0.0
+        for q in range(len(current)):
+            if ranks[q] <= ranks[i]:
+                quotient = exps[i] / sum_q[q]
+                omega += (1 - quotient if q == i else -quotient) / a[q]
+                delta += quotient * (1 - quotient) / a[q]
+        var = sigma * sigma
+        gamma = sigma / c
+        omega *= var / c
+        delta *= gamma * var / (c * c)
+        out.append((mu + omega, sigma * math.sqrt(max(1 - delta, KAPPA))))
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Play the round robin, rate it and write (or print) the game's table."""
+    from . import LEVEL_NAMES, LEVELS
+    from .arena import load_engine, play_game
+
+    parser = argparse.ArgumentParser(description="OpenSkill ratings of the AI levels.")
+    parser.add_argument("--game", required=True)
+    parser.add_argument("--games", type=int, default=20, help="games per pair (even)")
+    parser.add_argument("--scale", type=float, default=1.0, help="level budgets x this")
+    parser.add_argument("--seed", type=int, default=500)
+    parser.add_argument("--levels", default=",".join(LEVEL_NAMES))
+    parser.add_argument("--write", action="store_true", help="store in ai/ratings.json")
+    args = parser.parse_args(argv)
+
+    import dataclasses
+
+    import ai
+
+    levels = args.levels.split(",")
+    ai.LEVELS = {
+        name: dataclasses.replace(lv, iterations=max(1, round(lv.iterations * args.scale)))
+        for name, lv in LEVELS.items()
+    }
+    engine = load_engine(args.game)
+    variant = engine.default_variants()["standard"]
+    table = dict.fromkeys(levels, (MU, SIGMA))
+    wins: dict[str, list[float]] = {lv: [0.0, 0] for lv in levels}
+    started = time.perf_counter()
+    pairs = list(itertools.combinations(levels, 2))
+    for k in range(args.games // 2):
+        for one, two in pairs:
+            for bots in ((one, two), (two, one)):
+                record = play_game(engine, variant, list(bots), args.seed + k)
+                scores = record.shares
+                ranks = [0 if s == max(scores) else 1 for s in scores]
+                new = rate([table[b] for b in bots], ranks)
+                for b, r, share in zip(bots, new, scores, strict=True):
+                    table[b] = r
+                    wins[b][0] += share
+                    wins[b][1] += 1
+        print(f"round {k + 1}/{args.games // 2}, {time.perf_counter() - started:.0f}s: "
+              + ", ".join(f"{lv} {m:.1f}±{s:.1f}" for lv, (m, s) in table.items()), flush=True)
+    result = {
+        lv: {"mu": round(m, 2), "sigma": round(s, 2), "games": int(wins[lv][1]),
+             "win_rate": round(wins[lv][0] / max(1, wins[lv][1]), 3)}
+        for lv, (m, s) in table.items()
+    }
+    command = "python -m ai.ratings " + " ".join(argv if argv is not None else _argv())
+    print(json.dumps(result, indent=2))
+    if args.write:
+        data = json.loads(PATH.read_text())
+        data["games"][args.game] = result
+        data.setdefault("commands", {})[args.game] = command
+        data.setdefault("provisional", {})[args.game] = False
+        data.setdefault("budget_scale", {})[args.game] = args.scale
+        PATH.write_text(json.dumps(data, indent=2) + "\n")
+
+
+def _argv() -> list[str]:
+    import sys
+
+    return sys.argv[1:]
+
+
+if __name__ == "__main__":
+    main()

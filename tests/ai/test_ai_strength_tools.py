@@ -1,0 +1,160 @@
+"""Issue 13's tools: frozen v1 bots, equal-time arena games, ratings, the new search options.
+
+These check behaviour (legality, never-peek, the rating model's numbers), never strength
+or speed: the arena and ``ai.bench`` measure those.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import ai
+from ai.arena import main as arena_main
+from ai.arena import play_game
+from ai.ismcts import search
+from ai.knowledge import get_knowledge, search_knowledge
+from ai.ratings import level_rating, rate
+
+
+def load(name: str):
+    from games.engines import get_engine
+
+    return get_engine(name)
+
+
+GAMES = ["newhaven", "nouvellefrance"]
+
+
+def positions(engine, players, count, seed):
+    rng = random.Random(seed)
+    variant = engine.default_variants()["standard"]
+    found = []
+    game = 0
+    while len(found) < count:
+        state = engine.new_game(variant, players, seed + game)
+        game += 1
+        while not engine.is_over(state):
+            seat = engine.to_move(state)[0]
+            actions = engine.legal_actions(state, seat)
+            if len(actions) > 1 and rng.random() < 0.08:
+                found.append((state, seat))
+            state = engine.apply(state, seat, rng.choice(actions))
+    return found[:count]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_frozen_v1_bots_play_legal_moves(game):
+    engine = load(game)
+    for index, (state, seat) in enumerate(positions(engine, 2, 4, seed=3)):
+        for bot in ai.FROZEN_NAMES:
+            action = ai.choose_action(engine, state, seat, bot, seed=index, seconds=0.01)
+            assert action in engine.legal_actions(state, seat)
+
+
+def test_greedy_keeps_the_base_knowledge():
+    engine = load("newhaven")
+    assert type(get_knowledge(engine)).__name__ == "NewHavenKnowledge"
+    assert type(search_knowledge(engine)).__name__ == "StrongNewHavenKnowledge"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_tuned_search_never_peeks(game):
+    """Two states the seat cannot tell apart give the same tuned search, move and stats."""
+    engine = load(game)
+    compared = 0
+    for index, (state, seat) in enumerate(positions(engine, 3, 6, seed=29)):
+        one = engine.determinize(state, seat, random.Random(100 + index))
+        two = engine.determinize(state, seat, random.Random(200 + index))
+        if engine.state_to_json(one) == engine.state_to_json(two):
+            continue
+        compared += 1
+        params = ai.LEVELS["hard"].params
+        first = search(engine, one, seat, 30, seed=index, params=params)
+        second = search(engine, two, seat, 30, seed=index, params=params)
+        assert first.action == second.action
+        assert [(s.action, s.visits) for s in first.stats] == [
+            (s.action, s.visits) for s in second.stats
+        ]
+    assert compared >= 3
+
+
+def test_public_keys_name_a_hidden_tile_by_its_squares():
+    """Another seat's harvest is keyed by what it shows: swapping the hand order keeps keys."""
+    engine = load("newhaven")
+    knowledge = search_knowledge(engine)
+    state = engine.new_game(engine.default_variants()["standard"], 2, 4)
+    seat = engine.to_move(state)[0]
+    legal = engine.legal_actions(state, seat)
+    keys = knowledge.action_keys(engine, state, seat, legal)
+    hand = engine.observe(state, seat)["hand"]["tiles"]
+    by_index = {t["index"]: t["squares"] for t in hand}
+    for action, key in zip(legal, keys, strict=True):
+        if action[0] == "harvest":
+            _, index, row, col, rot = action
+            squares = by_index[index]
+            turned = [squares[(i - rot) % len(squares)] for i in range(len(squares))]
+            assert key == ("harvest", tuple(turned), row, col)
+    # Many worlds: another seat's hidden tiles differ, yet a key is never an index.
+    assert all(not isinstance(k[1], int) for k in keys if k[0] == "harvest")
+
+
+def test_macro_followup_only_plays_builds():
+    engine = load("newhaven")
+    knowledge = search_knowledge(engine)
+    rng = random.Random(1)
+    seen_build = False
+    for state, seat in positions(engine, 2, 30, seed=5):
+        legal = engine.legal_actions(state, seat)
+        step = knowledge.followup(engine, state, seat, legal, rng)
+        if legal[0][0] in ("build", "end_build", "pass"):
+            seen_build = True
+            assert step in legal
+            if any(a[0] == "build" for a in legal):
+                assert step[0] == "build"
+        else:
+            assert step is None
+    assert seen_build
+
+
+def test_equal_time_arena_game_ends_with_v1_and_new_bots():
+    engine = load("newhaven")
+    record = play_game(
+        engine, engine.default_variants()["standard"], ["easy", "easy-v1"], 3, think=0.002
+    )
+    assert sorted(record.bots) == ["easy", "easy-v1"]
+    assert sum(record.shares) == pytest.approx(1.0)
+
+
+def test_arena_refuses_an_unknown_bot(capsys):
+    with pytest.raises(SystemExit):
+        arena_main(["--game", "newhaven", "--bots", "hard,nonsense", "--games", "2"])
+    assert "unknown bot" in capsys.readouterr().err
+
+
+def test_plackett_luce_update_matches_openskill():
+    """OpenSkill's PlackettLuce: a default 1v1 win gives 27.635 / 8.0655."""
+    (w_mu, w_sigma), (l_mu, l_sigma) = rate([(25.0, 25 / 3), (25.0, 25 / 3)], [0, 1])
+    assert w_mu == pytest.approx(27.63523, abs=1e-4)
+    assert l_mu == pytest.approx(22.36477, abs=1e-4)
+    assert w_sigma == pytest.approx(8.06551, abs=1e-4) and l_sigma == w_sigma
+    (a, _), (b, _) = rate([(25.0, 25 / 3), (25.0, 25 / 3)], [0, 0])
+    assert a == pytest.approx(25.0) and b == pytest.approx(25.0)
+
+
+def test_level_rating_reads_the_stored_table():
+    data = json.loads(ai.ratings.PATH.read_text())
+    for game in GAMES:
+        for level in ("random", "greedy", "easy", "normal", "hard"):
+            mu, sigma = level_rating(game, level)
+            assert (mu, sigma) == (
+                data["games"][game][level]["mu"], data["games"][game][level]["sigma"]
+            )
+            assert sigma > 0
+        mus = [level_rating(game, lv)[0] for lv in ("random", "easy", "normal", "hard")]
+        assert mus == sorted(mus)
+    assert ai.level_rating("some-new-game", "hard")[0] > 0
+    with pytest.raises(KeyError, match="known"):
+        level_rating("newhaven", "grandmaster")
