@@ -181,8 +181,12 @@ class PasswordChangeDoneView(auth_views.PasswordChangeDoneView):
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:
-    """A player's page: their running and finished games with the results."""
-    from games.selectors import games_of
+    """A player's page: per game played, wins, rating and its graph; their games."""
+    from accounts.charts import rating_graph
+    from accounts.models import display_rating
+    from accounts.ratings import new_rating
+    from accounts.selectors import player_stats
+    from games.selectors import game_title, games_of
     from games.summaries import summarize_game
 
     player = get_object_or_404(get_user_model(), username=username, is_active=True)
@@ -192,9 +196,53 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         summarize_game(listing.game, request.user, subject=player)
         for listing in games_of(player)
     ]
+    stats = [
+        {
+            "game": row.game,
+            "title": game_title(row.game),
+            "played": row.played,
+            "wins": row.wins,
+            "rating": row.rating.rating if row.rating else None,
+            "rated_games": row.rating.games if row.rating else 0,
+            "graph": rating_graph(
+                row.history,
+                title=_("%(game)s rating of %(name)s") % {
+                    "game": game_title(row.game), "name": player.get_username()},
+            ),
+        }
+        for row in player_stats(player)
+    ]
     context = {
         "player": player,
+        "stats": stats,
+        "newcomer_rating": display_rating(*new_rating()),
         "running": [r for r in rows if r["status"] in ("open", "running")],
         "finished": [r for r in rows if r["status"] in ("finished", "aborted")],
     }
     return TemplateResponse(request, "accounts/profile.html", context)
+
+
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    """The best-rated players of one game (``?game=NAME``; the first game by default)."""
+    from django.http import Http404
+
+    from accounts.selectors import leaderboard as best
+    from games.engines import engine_names
+    from games.selectors import game_title
+
+    names = list(engine_names())
+    game = request.GET.get("game") or (names[0] if names else "")
+    if game not in names:
+        raise Http404(_("No such game."))
+    rows = [
+        {"rank": i + 1, "username": r.user.get_username(), "rating": r.rating,
+         "games": r.games, "wins": r.wins}
+        for i, r in enumerate(best(game=game))
+    ]
+    context = {
+        "game": game,
+        "title": game_title(game),
+        "games": [{"name": n, "title": game_title(n), "current": n == game} for n in names],
+        "rows": rows,
+    }
+    return TemplateResponse(request, "accounts/leaderboard.html", context)

@@ -6,6 +6,8 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from accounts import views as account_views
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
@@ -16,6 +18,7 @@ urlpatterns = [
     path("api/editor/", include("games.editor.api_urls")),
     path("api/", include("games.api_urls")),
     path("accounts/", include("accounts.urls")),
+    path("leaderboard/", account_views.leaderboard, name="leaderboard"),
     path("editor/", include("games.editor.urls")),
     path("", include("games.urls")),
 ]

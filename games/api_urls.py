@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from accounts import apis as account_apis
 from games import apis
 
 urlpatterns = [
@@ -16,4 +17,6 @@ urlpatterns = [
     path("games/<int:game_id>/moves/", apis.GameMovesApi.as_view(), name="api-game-moves"),
     path("games/<int:game_id>/replay/", apis.GameReplayApi.as_view(), name="api-game-replay"),
     path("games/<int:game_id>/export/", apis.GameExportApi.as_view(), name="api-game-export"),
+    path("leaderboard/", account_apis.LeaderboardApi.as_view(), name="api-leaderboard"),
+    path("players/<str:username>/", account_apis.PlayerApi.as_view(), name="api-player"),
 ]

@@ -105,6 +105,10 @@ class SeatInput(serializers.Serializer):
 class GameCreateInput(serializers.Serializer):
     variant = serializers.IntegerField()
     seats = SeatInput(many=True, allow_empty=False)
+    rated = serializers.BooleanField(
+        required=False, default=False,
+        help_text="A rated table changes its players' ratings when it ends (AI seats count).",
+    )
 
 
 class JoinInput(serializers.Serializer):
@@ -154,6 +158,7 @@ class GameDocumentOutput(serializers.Serializer):
     view = serializers.JSONField(help_text="engine.observe for your seat (spectator otherwise)")
     legal_actions = serializers.ListField(child=serializers.JSONField())
     result = serializers.JSONField(allow_null=True, help_text="{scores, winners} once finished")
+    rated = serializers.BooleanField(help_text="whether the result changes ratings")
 
 
 class MoveOutput(serializers.Serializer):
@@ -306,7 +311,8 @@ class GameCreateApi(GameApi):
         if variant is None:
             raise services.VariantUnavailable()
         game = services.create_game(
-            creator=request.user, variant=variant, seats=data.validated_data["seats"]
+            creator=request.user, variant=variant, seats=data.validated_data["seats"],
+            rated=data.validated_data["rated"],
         )
         return Response(self.document(game.pk, request), status=status.HTTP_201_CREATED)
 

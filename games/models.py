@@ -357,6 +357,10 @@ class Game(models.Model):
     rematch_of = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"
     )
+    #: A rated table changes its players' ratings (``accounts.ratings``) when it ends.
+    rated = models.BooleanField(_("rated"), default=False)
+    #: When the ratings were updated for this game (set once, in the finishing transaction).
+    rated_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["-created_at"]

@@ -179,6 +179,7 @@ def game_document(game: Game, user: Any) -> dict:
         "view": game_view(game, my_seat),
         "legal_actions": legal_actions_json(game, my_seat),
         "result": game.result or None,
+        "rated": game.rated,
     }
 
 

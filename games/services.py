@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
+from accounts import ratings
 from games import broadcast
 from games.editor import services as editor_services
 from games.editor.errors import VariantDataInvalid
@@ -241,11 +242,14 @@ def _check_seats(engine: Any, seats: list[dict]) -> None:
 
 
 @transaction.atomic
-def create_game(*, creator: AbstractBaseUser, variant: Variant, seats: list[dict]) -> Game:
+def create_game(
+    *, creator: AbstractBaseUser, variant: Variant, seats: list[dict], rated: bool = False
+) -> Game:
     """Open a table of ``variant``'s current version; ``creator`` sits in seat 0.
 
     ``seats`` is like ``[{"type": "human"}, {"type": "ai", "level": "normal"}]``; the game
-    starts at once when every seat is filled (creator and AI seats only).
+    starts at once when every seat is filled (creator and AI seats only).  A ``rated``
+    table changes its players' ratings when it ends (``accounts.ratings``).
     """
     if not variant.active:
         raise VariantUnavailable()
@@ -274,6 +278,7 @@ def create_game(*, creator: AbstractBaseUser, variant: Variant, seats: list[dict
         variant_data=json.loads(json.dumps(version.data)),
         num_players=len(seats),
         created_by=creator,
+        rated=bool(rated),
     )
     Seat.objects.bulk_create(
         [
@@ -395,6 +400,7 @@ def rematch_game(*, game: Game | int, user: AbstractBaseUser) -> Game:
         num_players=game.num_players,
         created_by=user,
         rematch_of=game,
+        rated=game.rated,
     )
     now = timezone.now()
     Seat.objects.bulk_create(
@@ -591,6 +597,9 @@ def submit_action(
         setattr(game, name, value)
         if isinstance(passed, Game):  # the caller's instance follows too
             setattr(passed, name, value)
+    if game.status == Game.Status.FINISHED:
+        # In this transaction: the final move and the rating change commit together.
+        ratings.record_result(game=game)
     _after_commit(game, lobby=game.status == Game.Status.FINISHED, seats=seats)
     return game
 

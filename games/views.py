@@ -120,6 +120,10 @@ class CreateTableForm(forms.Form):
 
     variant = forms.ChoiceField(label=gettext_lazy("Game and variant"), widget=forms.RadioSelect)
     num_players = forms.TypedChoiceField(label=gettext_lazy("Players"), coerce=int)
+    rated = forms.BooleanField(
+        label=gettext_lazy("Rated game"), required=False,
+        help_text=gettext_lazy("The result changes the players' ratings (AI seats count too)."),
+    )
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -179,6 +183,10 @@ class CreateTableForm(forms.Form):
     def chosen_variant(self) -> Any:
         return self.variants[self.cleaned_data["variant"]][1]["variant"]
 
+    def table_options(self) -> dict:
+        """The table's rules beyond its seats, as ``create_game`` keywords."""
+        return {"rated": bool(self.cleaned_data.get("rated"))}
+
     def seats(self) -> list[dict]:
         seats: list[dict] = [{"type": "human"}]
         for i in range(1, self.cleaned_data["num_players"]):
@@ -226,7 +234,7 @@ def lobby_create(request: HttpRequest) -> HttpResponse:
         return lobby(request, form)
     try:
         game = create_game(creator=request.user, variant=form.chosen_variant(),
-                           seats=form.seats())
+                           seats=form.seats(), **form.table_options())
     except GameServiceError as exc:
         form.add_error(None, str(exc))
         return lobby(request, form)

@@ -207,6 +207,22 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 
+# --- Ratings (OpenSkill, Plackett-Luce; accounts/ratings.py) ---------------------------------
+RATING_MU = 25.0
+RATING_SIGMA = 25.0 / 3
+# Shown rating = RATING_DISPLAY_BASE + RATING_DISPLAY_SCALE * (mu - 3 sigma): a newcomer 1500.
+RATING_DISPLAY_BASE = 1500
+RATING_DISPLAY_SCALE = 40
+# FALLBACK, not calibrated: the fixed (mu, sigma) of each AI level, used only while
+# ai.level_rating(game, level) is missing (accounts.ratings.ai_rating prefers it).
+AI_LEVEL_RATINGS = {
+    "random": (12.0, 1.5),
+    "greedy": (20.0, 1.5),
+    "easy": (24.0, 1.5),
+    "normal": (28.0, 1.5),
+    "hard": (32.0, 1.5),
+}
+
 # Rules editor: a draft publishes after a passing simulation of at least this many games;
 # a check plays in chunks of about this many seconds on the worker (AI turns wait at most
 # one chunk); a check nobody advanced for this long is given up (its worker died).

@@ -1,0 +1,84 @@
+"""Models of the accounts app: a player's rating per game and its history.
+
+Ratings are OpenSkill (Plackett-Luce) ``mu``/``sigma`` pairs, one per user and game
+(``games.Game.game_name``); only rated tables change them, once per game
+(``accounts.ratings.record_result``).  ``RatingChange`` rows are the history: one per
+player and game, unique, so a second update of the same game cannot be stored.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+def display_rating(mu: float, sigma: float) -> int:
+    """The number shown to people: the conservative estimate ``mu - 3 sigma``, scaled.
+
+    A newcomer (25, 25/3) shows ``RATING_DISPLAY_BASE`` (1500 by default); each point of
+    the estimate is worth ``RATING_DISPLAY_SCALE`` (40) shown points.
+    """
+    base = getattr(settings, "RATING_DISPLAY_BASE", 1500)
+    scale = getattr(settings, "RATING_DISPLAY_SCALE", 40)
+    return round(base + scale * (mu - 3 * sigma))
+
+
+class Rating(models.Model):
+    """One player's current rating in one game, with their rated games and wins."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+    )
+    game = models.CharField(_("game"), max_length=32)
+    mu = models.FloatField(_("mu"))
+    sigma = models.FloatField(_("sigma"))
+    #: The conservative display number (``display_rating``), stored so boards sort in SQL.
+    rating = models.IntegerField(_("rating"), db_index=True)
+    games = models.PositiveIntegerField(_("rated games"), default=0)
+    wins = models.PositiveIntegerField(_("rated wins"), default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["game", "-rating"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game"], name="one_rating_per_user_and_game")
+        ]
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.game} {self.rating}"
+
+
+class RatingChange(models.Model):
+    """What one finished rated game did to one player's rating (the history graph)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE,
+                             related_name="rating_changes")
+    game_name = models.CharField(_("game"), max_length=32)
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    #: 1 for the best place; ties share a rank.
+    rank = models.PositiveSmallIntegerField(_("rank"))
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+    rating_before = models.IntegerField(_("rating before"))
+    rating_after = models.IntegerField(_("rating after"))
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            # Exactly once: a game changes a player's rating at most one time.
+            models.UniqueConstraint(fields=["game", "user"], name="one_rating_change_per_game"),
+        ]
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
+
+    def __str__(self) -> str:
+        return f"{self.user_id} game {self.game_id}: {self.rating_before} -> {self.rating_after}"
