@@ -23,11 +23,14 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.urls import reverse
+from django.utils.html import format_html_join
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from games.boards import Board, Scene, default_event_text, get_board
 from games.play import board_parts, players_of
-from games.replays import Perspective, ReplayStep
+from games.replays import Perspective, ReplayStep, cache_get_many, cache_key, cache_set_many
 from games.selectors import rule_data, seat_of
 from games.summaries import game_label, seats_of
 
@@ -102,6 +105,36 @@ def _revealed_rows(value: Any, depth: int = 0) -> list[dict]:
     return rows
 
 
+def event_texts(replay: ReplayStep, board: Board | None, names: dict[int, str],
+                rules: dict) -> list[str]:
+    """The log line of every move (``board.event_text``), cached per game, language and
+    number of moves: a move's event never changes once made."""
+    game = replay.game
+    key = cache_key(game, "texts", get_language() or "", len(replay.moves))
+    cached = cache_get_many([key]).get(key)
+    if isinstance(cached, list) and len(cached) == len(replay.moves):
+        return cached
+    texts = [_event_text(board, move.event, move.description, names, rules)
+             for move in replay.moves]
+    cache_set_many({key: texts})
+    return texts
+
+
+def event_rows_html(events: list[dict]) -> str:
+    """The ``<li>`` rows of the event list (a long game has hundreds: built here, escaped by
+    ``format_html``, rather than looped in the template)."""
+    return format_html_join(
+        "",
+        '<li id="ev-{0}" data-step="{0}"{1}><span class="seq">{0}</span> '
+        '<a class="text" href="{2}" hx-get="{2}" data-focus="ev-{0}">{3}</a></li>',
+        (
+            (str(e["step"]), mark_safe(' class="current" aria-current="step"')
+             if e["current"] else "", e["url"], e["text"])
+            for e in events
+        ),
+    )
+
+
 def replay_context(replay: ReplayStep, viewer: Any, *, csrf_token: str = "",
                    oob: bool = False) -> dict:
     """Everything ``games/replay.html`` shows of one replay step to ``viewer``.
@@ -118,15 +151,18 @@ def replay_context(replay: ReplayStep, viewer: Any, *, csrf_token: str = "",
     step, steps = replay.step, replay.steps
     my_seat = seat_of(game, viewer)
 
-    def url(k: int, seat: str = param) -> str:
-        return replay_url(game.pk, step=k, seat=seat)
+    base_url = reverse("replay", args=[game.pk])
 
+    def url(k: int, seat: str = param) -> str:
+        # ``seat`` is a number, "spectator" or "all": nothing to escape.
+        return f"{base_url}?step={k}&seat={seat}"
+
+    texts = event_texts(replay, board, names, rules)
     events = [
         {
-            "step": move.seq,
+            "step": index + 1,
             "seat": move.seat,
-            "name": names.get(move.seat, ""),
-            "text": _event_text(board, move.event, move.description, names, rules),
+            "text": texts[index],
             "url": url(index + 1),
             "current": index + 1 == step,
         }
@@ -193,13 +229,14 @@ def replay_context(replay: ReplayStep, viewer: Any, *, csrf_token: str = "",
             "last": url(steps) if step < steps else "",
         },
         "deal_url": url(0),
-        "base_url": reverse("replay", args=[game.pk]),
+        "base_url": base_url,
         "play_url": reverse("play", args=[game.pk]),
         "export_url": reverse("api-game-export", args=[game.pk]),
         "revealed": (_revealed_rows(replay.view.get("revealed") or {})
                      if perspective.revealed else None),
         "seed": replay.seed,
     }
+    context["events_html"] = event_rows_html(events)
     context["analysis"] = [
         result for panel in list(_PANELS)
         if (result := panel(replay, viewer)) is not None

@@ -179,14 +179,15 @@ class ReplayMove:
     description: str
 
 
-def _key(game: Game, *parts: Any) -> str:
+def cache_key(game: Game, *parts: Any) -> str:
+    """A cache key of ``game``'s replay data (``parts`` name the datum)."""
     # The seed and the start make keys unique even where ids are reused (test databases).
     started = game.started_at.timestamp() if game.started_at else 0
     return ":".join(["replay", str(game.pk), str(game.seed), f"{started:.6f}",
                      *map(str, parts)])
 
 
-def _cache_get_many(keys: list[str]) -> dict[str, Any]:
+def cache_get_many(keys: list[str]) -> dict[str, Any]:
     try:
         return cache.get_many(keys)
     except Exception:  # a cache that is down only makes replays slower
@@ -194,7 +195,7 @@ def _cache_get_many(keys: list[str]) -> dict[str, Any]:
         return {}
 
 
-def _cache_set_many(values: dict[str, Any]) -> None:
+def cache_set_many(values: dict[str, Any]) -> None:
     if not values:
         return
     try:
@@ -205,9 +206,9 @@ def _cache_set_many(values: dict[str, Any]) -> None:
 
 def game_moves(game: Game) -> list[ReplayMove]:
     """Every move of ``game`` in order (a finished game's list is cached: it never changes)."""
-    key = _key(game, "moves")
+    key = cache_key(game, "moves")
     if is_over(game):
-        cached = _cache_get_many([key]).get(key)
+        cached = cache_get_many([key]).get(key)
         if cached is not None:
             return [ReplayMove(*row) for row in cached]
     rows = list(
@@ -216,7 +217,7 @@ def game_moves(game: Game) -> list[ReplayMove]:
         .values_list("seq", "seat", "action", "event", "description")
     )
     if is_over(game):
-        _cache_set_many({key: rows})
+        cache_set_many({key: rows})
     return [ReplayMove(*row) for row in rows]
 
 
@@ -224,10 +225,10 @@ def state_at(game: Game, moves: Sequence[ReplayMove], step: int) -> State:
     """The state after the first ``step`` moves, from the nearest cached checkpoint."""
     engine = game.engine
     marks = list(range(step - step % CHECKPOINT_EVERY, 0, -CHECKPOINT_EVERY))
-    found = _cache_get_many([_key(game, "state", m) for m in marks]) if marks else {}
+    found = cache_get_many([cache_key(game, "state", m) for m in marks]) if marks else {}
     state, done = None, 0
     for mark in marks:  # highest first
-        data = found.get(_key(game, "state", mark))
+        data = found.get(cache_key(game, "state", mark))
         if data is None:
             continue
         try:
@@ -243,8 +244,8 @@ def state_at(game: Game, moves: Sequence[ReplayMove], step: int) -> State:
         move = moves[k]
         state = engine.apply(state, move.seat, engine.action_from_json(move.action))
         if (k + 1) % CHECKPOINT_EVERY == 0:
-            fresh[_key(game, "state", k + 1)] = engine.state_to_json(state)
-    _cache_set_many(fresh)
+            fresh[cache_key(game, "state", k + 1)] = engine.state_to_json(state)
+    cache_set_many(fresh)
     return state
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
@@ -90,7 +91,7 @@ def test_checkpoints_give_the_same_states_in_any_order(make_user):
     for step in order:  # later requests start from checkpoints the earlier ones stored
         got = replays.replay_step(game, AnonymousUser(), step=step, seat="all")
         assert got.view == expected(game, step, "all"), step
-    assert cache.get(replays._key(game, "state", 32)) is not None
+    assert cache.get(replays.cache_key(game, "state", 32)) is not None
 
 
 def test_a_broken_cache_only_folds_from_the_deal(make_user, monkeypatch):
@@ -386,3 +387,25 @@ def test_routes_are_in_the_openapi_schema(client):
     assert "200" in export["responses"]
     assert set(schema["components"]["schemas"]["ExportOutput"]["properties"]) >= {
         "variant", "players", "seats", "seed", "actions"}
+
+
+# --- any registered board: the test game of tests/placegame/ -----------------------------------
+
+
+def test_the_test_game_replays_through_its_own_board(client, placegame, make_user):
+    ann, bob = make_user("pg_ann"), make_user("pg_bob")
+    game = random_game(placegame.NAME, [ann, bob], seed=3, rng_seed=4)
+    assert game.status == Game.Status.FINISHED
+    steps = game.moves.count()
+    for step in range(steps + 1):
+        response = replay_page(client, game, step=step, seat="all")
+        assert response.status_code == 200
+        html = response.content.decode()
+        assert 'id="pg-board"' in html and "<form" not in html.split('id="pg-board"')[1]
+        marks = sum(line.count(v) for line in expected(game, step, "all")["grid"]
+                    for v in (0, 1))
+        assert html.count('data-pg-cell') == 9
+        assert sum(1 for m in re.findall(r'data-pg-cell="\w+">([XO]?)<', html) if m) == marks
+    first = game.moves.get(seq=1)
+    assert "pg_ann marked" in html or "pg_bob marked" in html
+    assert first.event["type"] == "marked"
