@@ -120,26 +120,36 @@ def event_texts(replay: ReplayStep, board: Board | None, names: dict[int, str],
     return texts
 
 
-def event_rows_html(events: list[dict]) -> str:
+def event_rows_html(events: list[dict], *, oob: bool = False) -> str:
     """The ``<li>`` rows of the event list (a long game has hundreds: built here, escaped by
-    ``format_html``, rather than looped in the template)."""
+    ``format_html``, rather than looped in the template); ``oob`` marks each row as an
+    out-of-band swap of its own."""
+    current = mark_safe(' class="current" aria-current="step"')
+    swap = mark_safe(' hx-swap-oob="true"') if oob else ""
     return format_html_join(
         "",
-        '<li id="ev-{0}" data-step="{0}"{1}><span class="seq">{0}</span> '
-        '<a class="text" href="{2}" hx-get="{2}" data-focus="ev-{0}">{3}</a></li>',
-        (
-            (str(e["step"]), mark_safe(' class="current" aria-current="step"')
-             if e["current"] else "", e["url"], e["text"])
-            for e in events
-        ),
+        '<li id="ev-{0}" data-step="{0}"{1}{2}><span class="seq">{0}</span> '
+        '<a class="text" href="{3}" hx-get="{3}" data-focus="ev-{0}">{4}</a></li>',
+        ((str(e["step"]), current if e["current"] else "", swap, e["url"], e["text"])
+         for e in events),
     )
 
 
+def parse_shown(raw: Any) -> tuple[int, str, int] | None:
+    """``step:seat:steps`` of the page an HTMX request comes from (``#replay-shown``)."""
+    parts = str(raw or "").split(":")
+    if len(parts) != 3 or not parts[0].isdigit() or not parts[2].isdigit():
+        return None
+    return int(parts[0]), parts[1], int(parts[2])
+
+
 def replay_context(replay: ReplayStep, viewer: Any, *, csrf_token: str = "",
-                   oob: bool = False) -> dict:
+                   oob: bool = False, shown: Any = None) -> dict:
     """Everything ``games/replay.html`` shows of one replay step to ``viewer``.
 
-    ``oob`` marks the fragments as out-of-band swaps (HTMX responses).
+    ``oob`` marks the fragments as out-of-band swaps (HTMX responses); ``shown`` is what the
+    requesting page shows (``step:seat:steps``): when only the step differs, the event list
+    is sent as the two rows whose highlight changes instead of every row.
     """
     game = replay.game
     board = get_board(game.game_name)
@@ -158,7 +168,8 @@ def replay_context(replay: ReplayStep, viewer: Any, *, csrf_token: str = "",
         return f"{base_url}?step={k}&seat={seat}"
 
     texts = event_texts(replay, board, names, rules)
-    events = [
+    events = [{"step": 0, "seat": None, "text": _("The deal"), "url": url(0),
+               "current": step == 0}] + [
         {
             "step": index + 1,
             "seat": move.seat,
@@ -221,7 +232,7 @@ def replay_context(replay: ReplayStep, viewer: Any, *, csrf_token: str = "",
         "over": game.status == "finished",
         "players": players_rows,
         "events": events,
-        "current_event": events[step - 1]["text"] if step > 0 else "",
+        "current_event": events[step]["text"] if step > 0 else "",
         "nav": {
             "first": url(0) if step > 0 else "",
             "prev": url(step - 1) if step > 0 else "",
@@ -236,7 +247,12 @@ def replay_context(replay: ReplayStep, viewer: Any, *, csrf_token: str = "",
                      if perspective.revealed else None),
         "seed": replay.seed,
     }
-    context["events_html"] = event_rows_html(events)
+    before = parse_shown(shown) if oob else None
+    if before and before[1:] == (param, steps) and before[0] != step and before[0] <= steps:
+        context["events_rows_only"] = event_rows_html(
+            [events[before[0]], events[step]], oob=True)
+    else:
+        context["events_html"] = event_rows_html(events)
     context["analysis"] = [
         result for panel in list(_PANELS)
         if (result := panel(replay, viewer)) is not None

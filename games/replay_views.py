@@ -43,7 +43,11 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         }
         return TemplateResponse(request, REPLAY_TEMPLATE, context, status=exc.status_code)
     htmx = bool(request.htmx and not request.htmx.boosted)
-    context = replay_context(step, request.user, csrf_token=get_token(request), oob=htmx)
+    context = replay_context(step, request.user, csrf_token=get_token(request), oob=htmx,
+                             shown=request.GET.get("shown"))
     if htmx:
-        return TemplateResponse(request, f"{REPLAY_TEMPLATE}#replay-fragments", context)
+        response = TemplateResponse(request, f"{REPLAY_TEMPLATE}#replay-fragments", context)
+        # The address bar gets the step's shareable address (without the page's `shown`).
+        response["HX-Push-Url"] = replay_url(game.pk, step=step.step, seat=step.perspective.param)
+        return response
     return TemplateResponse(request, REPLAY_TEMPLATE, context)

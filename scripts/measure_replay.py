@@ -12,7 +12,7 @@ requests ``--requests`` random steps from random perspectives and prints the CPU
 * ``api cold``: ``GET /api/games/{id}/replay/?step=K&seat=S`` folding from the deal (the
   cache's answers are ignored);
 * ``api warm``: the same with the state checkpoints and the move list in the cache;
-* ``htmx``: the replay page's fragments for one step (what stepping costs), warm;
+* ``htmx``: the replay page's fragments for "next" (what stepping costs), warm;
 * ``page``: the whole replay page (a shared link), warm.
 """
 
@@ -132,8 +132,9 @@ def main() -> None:
             runs = []
             for path, headers in ((api, {}), (page, {"HTTP_HX_REQUEST": "true"}), (page, {})):
                 WALL.clear()
-                runs.append([timed(client, f"{path}?step={k}&seat={s}", **headers)
-                             for k, s in picks])
+                # HTMX: "next" from step k - 1 of the same perspective, as the page sends it.
+                runs.append([timed(client, f"{path}?step={k}&seat={s}&shown={max(k - 1, 0)}:"
+                                           f"{s}:{steps}", **headers) for k, s in picks])
                 walls.append(WALL[:])
             warm, htmx, whole = runs
             print(f"{name}, 4 players, {steps} moves, {args.requests} requests each:")

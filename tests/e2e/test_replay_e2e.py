@@ -67,7 +67,7 @@ def test_replay_steps_with_the_keyboard_and_switches_perspective(browser, live_u
         wait_step(page, k)
     page.keyboard.press("ArrowLeft")
     wait_step(page, 2)
-    assert "step=2" in page.url and "seat=0" in page.url
+    assert page.url.endswith(f"/games/{game_id}/replay/?step=2&seat=0")  # shareable
     assert page.locator("#replay-events li.current").get_attribute("data-step") == "2"
 
     # Another seat's perspective (the game is over): the address keeps the step.
@@ -88,6 +88,9 @@ def test_replay_steps_with_the_keyboard_and_switches_perspective(browser, live_u
     # Clicking a move in the list goes there.
     page.click("#ev-7 a")
     wait_step(page, 7)
+    # Stepping swapped only the rows whose highlight changed: one current row.
+    assert page.locator("#replay-events li.current").count() == 1
+    assert page.locator("#replay-events li").count() == steps + 1
     # The board's layout (its nonce'd style) stays: swapped tiles keep their colours.
     fill = page.evaluate(
         "() => { const r = document.querySelector("
@@ -95,4 +98,11 @@ def test_replay_steps_with_the_keyboard_and_switches_perspective(browser, live_u
         " return r ? getComputedStyle(r).fill : ''; }")
     assert fill and fill != "rgb(0, 0, 0)", fill
     screenshot(page, "e2e-replay")
+    # Autoplay follows "Next" until paused.
+    page.click("#replay-autoplay")
+    wait_step(page, 9)
+    page.click("#replay-autoplay")
+    stopped = step_of(page)
+    page.wait_for_timeout(1500)
+    assert step_of(page) <= stopped + 1  # at most the request already under way
     ctx.close()

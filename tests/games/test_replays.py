@@ -258,6 +258,23 @@ def test_page_whole_for_plain_requests_fragments_for_htmx(client, finished):
     assert "<style" not in html
     assert html.count('hx-swap-oob="true"') >= 4
     assert 'id="ev-6" data-step="6" class="current"' in html
+    assert swap["HX-Push-Url"] == f"/games/{finished.pk}/replay/?step=6&seat=1"
+
+
+def test_stepping_sends_only_the_two_rows_whose_highlight_changes(client, finished):
+    steps = finished.moves.count()
+    url = f"/games/{finished.pk}/replay/"
+    html = client.get(url, {"step": 6, "seat": "1", "shown": f"5:1:{steps}"}, **HX
+                      ).content.decode()
+    assert 'id="log-panel"' not in html
+    rows = re.findall(r'<li id="ev-(\d+)" data-step="\d+"( class="current")?[^>]*'
+                      r'hx-swap-oob="true"', html)
+    assert rows == [("5", ""), ("6", ' class="current"')]
+    # Another perspective (its links change) or a list that grew: the whole list.
+    for shown in (f"5:0:{steps}", f"5:1:{steps - 1}", "garbage", f"{steps + 3}:1:{steps}"):
+        html = client.get(url, {"step": 6, "seat": "1", "shown": shown}, **HX).content.decode()
+        assert 'id="log-panel"' in html, shown
+        assert html.count('<li id="ev-') == steps + 1
 
 
 def test_page_errors(client, finished, running):
@@ -287,10 +304,11 @@ def test_event_list_is_the_boards_event_text(client, finished):
     events = response.context["events"]
     first = finished.moves.get(seq=1)
     names = {s.index: s.display_name for s in finished.seats.all()}
-    assert events[0]["text"] == get_board("newhaven").event_text(
+    assert events[0]["step"] == 0 and events[0]["text"] == "The deal"
+    assert events[1]["text"] == get_board("newhaven").event_text(
         first.event, names, response.context["replay"].game.engine.rule_data(
             finished.variant_data))
-    assert [e["current"] for e in events].index(True) == 2
+    assert [e["current"] for e in events].index(True) == 3
 
 
 # --- the API ------------------------------------------------------------------------------------
