@@ -8,7 +8,15 @@ from django.utils.translation import gettext_lazy as _
 
 from games.editor import services as editor_services
 from games.engines import get_engine
-from games.models import Game, Move, Seat, Variant, VariantChange, VariantVersion
+from games.models import (
+    ChatMessage,
+    Game,
+    Move,
+    Seat,
+    Variant,
+    VariantChange,
+    VariantVersion,
+)
 
 
 class VariantAdminForm(forms.ModelForm):
@@ -125,3 +133,25 @@ class GameAdmin(admin.ModelAdmin):
                        "version", "to_move", "result", "created_by", "started_at",
                        "finished_at"]
     inlines = [SeatInline, MoveInline]
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(admin.ModelAdmin):
+    """Table chat moderation: staff remove messages (the text is kept, no longer shown)."""
+
+    list_display = ["id", "game", "author_name", "text", "created_at", "removed_at"]
+    list_filter = ["removed_at"]
+    search_fields = ["author_name", "text", "game__id"]
+    readonly_fields = ["game", "author", "author_name", "text", "created_at", "removed_at",
+                       "removed_by"]
+    actions = ["remove_messages"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    @admin.action(description=_("Remove the selected messages from the chat"))
+    def remove_messages(self, request, queryset) -> None:
+        from games.chat.services import remove_message
+
+        for message in queryset.filter(removed_at__isnull=True):
+            remove_message(message=message, by=request.user)

@@ -105,3 +105,13 @@ def lobby_updated() -> bool:
 def rematch_offered(game_id: int) -> bool:
     """Tell a finished game's sockets that a rematch table exists (or changed)."""
     return _send(game_group(game_id), {"type": "game.rematch", "game_id": int(game_id)})
+
+
+def chat_updated(game_id: int) -> bool:
+    """Tell a game's sockets that its chat changed (a message posted or removed).
+
+    Each socket renders the chat for its own viewer (mutes differ); ``hint`` lets
+    sockets of one kind share a render, as for ``game.updated``.
+    """
+    return _send(game_group(game_id), {"type": "chat.updated", "game_id": int(game_id),
+                                       "hint": secrets.token_hex(8)})

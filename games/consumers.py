@@ -199,6 +199,48 @@ class GameConsumer(_ViewerConsumer):
         if html:
             await self.send(text_data=html)
 
+    def _render_chat(self) -> str | None:
+        """This viewer's chat log (their mutes apply); ``None`` once the game is gone."""
+        from games.chat.render import render_chat
+        from games.models import Game
+
+        game = Game.objects.filter(pk=self.game_id).first()
+        if game is None:
+            return None
+        with translation.override(self.language):
+            return render_chat(game, self.user, csrf_token=self.csrf)
+
+    async def chat_updated(self, event: dict) -> None:
+        """A chat message was posted or removed: send this viewer's chat log.
+
+        Not part of the board's versioned fragments: anonymous spectators share one
+        render per hint; a signed-in viewer's log is their own (mutes, staff buttons).
+        """
+        try:
+            kind = await self._viewer_kind()
+            if kind is None:  # logged out since the last push
+                await self.close(code=CLOSE_SESSION_ENDED)
+                return
+            if kind != "anon":
+                kind = f"user{self.user.pk}-{token_digest(self.csrf)}"
+            key = (self.game_id, "chat", event.get("hint"), kind, self.language)
+
+            fragments = await fragment_cache.get(
+                key, lambda: database_sync_to_async(
+                    self._render_chat, thread_sensitive=False, executor=render_executor)()
+            )
+        except Exception:
+            logger.warning("socket push failed: closing with %d", CLOSE_LAYER_FAILED,
+                           exc_info=True)
+            await self.close(code=CLOSE_LAYER_FAILED)
+            return
+        if fragments is None:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        html = changed_only(fragments, self.sent)
+        if html:
+            await self.send(text_data=html)
+
     async def game_rematch(self, event: dict) -> None:
         """Someone asked for a rematch: refresh this viewer's end-of-game actions."""
         await self.push(self._render_end)

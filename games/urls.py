@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from games import replay_views, views
 
@@ -13,4 +13,5 @@ urlpatterns = [
     path("games/<int:game_id>/rematch/", views.rematch, name="rematch"),
     path("games/<int:game_id>/replay/", replay_views.replay, name="replay"),
     path("t/<str:token>/", views.invite, name="invite"),
+    path("", include("games.chat.urls")),
 ]

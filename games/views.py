@@ -321,7 +321,7 @@ def play(request: HttpRequest, game_id: int) -> HttpResponse:
         return HttpResponse(html)
     context = play_context(game, request.user, params=request.GET, csrf_token=_csrf(request),
                            base_url=_base_url(request))
-    return TemplateResponse(request, "games/play.html", context)
+    return TemplateResponse(request, "games/play.html", _with_chat(context, game, request))
 
 
 @require_POST
@@ -335,6 +335,14 @@ def rematch(request: HttpRequest, game_id: int) -> HttpResponse:
         messages.error(request, str(exc))
         return redirect("play", game_id=game.pk)
     return redirect("play", game_id=new.pk)
+
+
+def _with_chat(context: dict, game: Game, request: HttpRequest) -> dict:
+    """The whole page's context plus the table chat's (see games.chat)."""
+    from games.chat.render import chat_context
+
+    chat = chat_context(game, request.user, csrf_token=_csrf(request))
+    return context | {k: v for k, v in chat.items() if k not in context}
 
 
 def _csrf(request: HttpRequest) -> str:
@@ -402,4 +410,5 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
         return redirect("play", game_id=game.pk)
     context = play_context(game, request.user, error=error, csrf_token=_csrf(request),
                            base_url=_base_url(request))
-    return TemplateResponse(request, "games/play.html", context, status=status)
+    return TemplateResponse(request, "games/play.html", _with_chat(context, game, request),
+                            status=status)

@@ -259,6 +259,10 @@ PASSWORD_RESET_RATE_LIMIT = int(os.environ.get("PASSWORD_RESET_RATE_LIMIT", "5")
 # own DRF throttle, "moves").
 MOVE_RATE_LIMIT_PER_MINUTE = int(os.environ.get("MOVE_RATE_LIMIT_PER_MINUTE", "240"))
 
+# Table chat: the longest message (characters), messages per person per minute.
+CHAT_MAX_LENGTH = int(os.environ.get("CHAT_MAX_LENGTH", "500"))
+CHAT_RATE_LIMIT = int(os.environ.get("CHAT_RATE_LIMIT", "10"))
+
 # --- REST API ---------------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

@@ -19,6 +19,9 @@
     if (!r || !window.htmx) return;
     // The query string holds what the player has picked: keep it.
     htmx.ajax("GET", r.dataset.fragmentsUrl + window.location.search, { swap: "none", source: r });
+    // Chat messages posted while the socket was closed.
+    var chat = document.getElementById("chat-panel");
+    if (chat && r.dataset.chatUrl) htmx.ajax("GET", r.dataset.chatUrl, { swap: "none", source: chat });
   }
 
   function setConn(text, offline) {
@@ -34,6 +37,8 @@
     var r = root();
     if (!r) return; // lobby: always swap
     var message = evt.detail.message || "";
+    // The table chat is not versioned (no data-version): always swap it.
+    if (/^\s*<ol id="chat-log"/.test(message)) return;
     if (document.getElementById("table-waiting")) {
       // Waiting for players: swap seat changes; once the game starts, load the board.
       if (message.indexOf('id="table-waiting"') === -1) {

@@ -74,12 +74,19 @@
 
   var issued = 0; // requests sent; a response to an older one than the last is dropped
 
+  function fromChat(evt) {
+    var elt = evt.detail && evt.detail.elt;
+    return !!(elt && elt.closest && elt.closest("[data-chat]"));
+  }
+
   document.addEventListener("htmx:beforeRequest", function (evt) {
+    if (fromChat(evt)) return; // the chat is not a move: it neither orders nor reveals
     picked = true;
     if (evt.detail.xhr) evt.detail.xhr.coloniaSeq = ++issued;
   });
 
   document.addEventListener("htmx:beforeSwap", function (evt) {
+    if (fromChat(evt)) return;
     var seq = evt.detail.xhr && evt.detail.xhr.coloniaSeq;
     if (seq && seq < issued) evt.detail.shouldSwap = false; // the player has moved on
   });

@@ -135,6 +135,32 @@ def placegame_url(tmp_path_factory) -> str:
                       manage=["tests/placegame/manage.py"], games=["placegame"])
 
 
+class RestartableServer:
+    """A live server of its own (``start()`` -> base URL, ``stop()``) whose SQLite database
+    outlives a restart: what is stored must still be there after ``stop(); start()``."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.env = _env(tmp)
+        self.running = None
+
+    def start(self) -> str:
+        self.running = _serve(self.env, app="config.asgi:application", manage=["manage.py"],
+                              games=["newhaven"])
+        return next(self.running)
+
+    def stop(self) -> None:
+        if self.running is not None:
+            next(self.running, None)
+            self.running = None
+
+
+@pytest.fixture
+def restartable_server(tmp_path):
+    server = RestartableServer(tmp_path)
+    yield server
+    server.stop()
+
+
 # Module scope, not session: Playwright's sync API keeps an event loop running in the
 # main thread while it is open, which breaks every asyncio test collected after it.
 @pytest.fixture(scope="module")
