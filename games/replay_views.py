@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from games.chat.render import chat_context
 from games.errors import GameServiceError
 from games.models import Game
 from games.replay_page import REPLAY_TEMPLATE, replay_context, replay_url
@@ -50,4 +51,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         # The address bar gets the step's shareable address (without the page's `shown`).
         response["HX-Push-Url"] = replay_url(game.pk, step=step.step, seat=step.perspective.param)
         return response
+    # The table chat, read-only (games.chat): written on the play page only.
+    chat = chat_context(game, request.user, readonly=True)
+    context |= {k: v for k, v in chat.items() if k not in context}
     return TemplateResponse(request, REPLAY_TEMPLATE, context)

@@ -308,3 +308,17 @@ def test_chat_shows_the_newest_hundred(table, ann):
     )
     texts = [m.text for m in chat_messages(table, ann)]
     assert len(texts) == 100 and texts[0] == "m20" and texts[-1] == "m119"
+
+
+def test_replay_page_shows_the_chat_read_only(client, nh_variants, ann, bob):
+    game = create_game(creator=ann, variant=nh_variants["standard"],
+                       seats=[{"type": "human"}, {"type": "human"}])
+    join_game(game=game, user=bob)
+    services.post_message(game=game, user=bob, text="well played <3")
+    client.force_login(ann)
+    response = client.get(reverse("replay", args=[game.pk]))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'id="chat-panel"' in html and "well played &lt;3" in html
+    assert 'id="chat-text"' not in html and "data-mute" not in html
+    assert 'id="chat-readonly"' in html
