@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from replay_support import fold_json, random_actions, random_game, store_game
 
 from games import replays
+from games.boards import board_names
 from games.engines import get_engine
 from games.engines.replay import replay_export
 from games.models import Game, Move
@@ -427,3 +428,28 @@ def test_the_test_game_replays_through_its_own_board(client, placegame, make_use
     first = game.moves.get(seq=1)
     assert "pg_ann marked" in html or "pg_bob marked" in html
     assert first.event["type"] == "marked"
+
+
+@pytest.mark.parametrize("name", board_names())
+def test_every_registered_board_replays_every_perspective(name, client, make_user):
+    """Generic by the board registry: a board registered later (Nouvelle-France) is covered
+    as soon as it lands -- whole pages and HTMX steps, no form anywhere."""
+    engine = get_engine(name)
+    players = engine.max_players
+    game = random_game(name, [make_user() for _ in range(players)], seed=31, rng_seed=31)
+    steps = game.moves.count()
+    for step in (0, 1, steps // 2, steps):
+        for seat in [str(s) for s in range(players)] + ["spectator", "all"]:
+            page = replay_page(client, game, step=step, seat=seat)
+            assert page.status_code == 200, (step, seat)
+            assert page.context["replay"].view == expected(game, step, seat)
+            swap = client.get(f"/games/{game.pk}/replay/", {"step": step, "seat": seat}, **HX)
+            for html in (page.content.decode(), swap.content.decode()):
+                assert "<form" not in html.split('id="game-status"')[1].replace(
+                    '<form class="replay-slider"', "")
+
+
+def test_a_replay_names_the_seat_whose_hand_it_shows(client, finished):
+    html = replay_page(client, finished, step=5, seat="1").content.decode()
+    assert "Hand of fin_bob" in html and "Village of fin_bob" in html
+    assert "Your hand" not in html

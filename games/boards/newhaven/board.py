@@ -150,6 +150,8 @@ class NewHavenBoard(Board):
             "prompt": self._prompt(phase, my_turn, placing, building, by_type, view),
             "scores": view.get("scores", []),
             "my_turn": my_turn,
+            # A replay shows the hand and village of the seat whose view it is, not "yours".
+            "replay": not scene.interactive,
             "over": over,
             "phase": phase,
             "active_name": names.get(active, "") if active is not None else "",
