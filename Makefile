@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: help install run test lint unit e2e browser bench schemathesis load clean
+.PHONY: help install run test lint unit e2e browser bench schemathesis load clean messages catalogues
 
 help:
 	@echo "make run    install into .venv, migrate, load the default variants, start everything"
@@ -18,7 +18,12 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e ".[dev]"
 	@touch $(STAMP)
 
-install: $(STAMP)
+# Translations: the .mo files are compiled from locale/*/LC_MESSAGES/*.po on every install
+# (pure Python, no GNU gettext needed; only stale ones are rewritten).
+catalogues: $(STAMP)
+	@$(PY) -m config.catalogues
+
+install: $(STAMP) catalogues
 
 run: install
 	$(PY) manage.py migrate --noinput
@@ -51,6 +56,17 @@ schemathesis: install
 # The load curve against a running `make run` (see scripts/load.py --help).
 load: install
 	$(PY) scripts/load.py --curve
+
+# After adding or changing user-facing text: refresh the catalogues, then translate the new
+# entries in locale/{de,fr,it}/LC_MESSAGES/*.po (see "Translations" in README.md).
+# Needs GNU gettext's xgettext/msgmerge (Debian: gettext), for engineers only.
+MESSAGE_IGNORES := --ignore=.venv --ignore=var --ignore=tests --ignore=static/vendor \
+	--ignore=node_modules --ignore='*.egg-info'
+messages: $(STAMP)
+	DJANGO_SETTINGS_MODULE=config.settings.base $(PY) -m games.data_texts
+	$(PY) manage.py makemessages --no-obsolete -l de -l fr -l it $(MESSAGE_IGNORES)
+	$(PY) manage.py makemessages --no-obsolete -d djangojs -l de -l fr -l it $(MESSAGE_IGNORES)
+	@$(PY) -m config.catalogues
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .hypothesis .ruff_cache

@@ -14,4 +14,5 @@ urlpatterns = [
     path("games/<int:game_id>/replay/", replay_views.replay, name="replay"),
     path("t/<str:token>/", views.invite, name="invite"),
     path("", include("games.chat.urls")),
+    path("rules/<slug:game>/", views.rules, name="rules"),
 ]

@@ -21,12 +21,14 @@ from django.shortcuts import redirect
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts import ratelimit
 from games.boards import get_board
+from games.data_texts import data_gettext
 from games.engines import EngineError
 from games.errors import GameServiceError
 from games.models import AI_LEVEL_CHOICES, Game
@@ -68,7 +70,7 @@ def _variant_rows(summary: Any) -> list[dict]:
                 "variant": variant,
                 "pk": variant.pk,
                 "name": variant.name,
-                "description": rules.get("description", ""),
+                "description": data_gettext(rules.get("description", "")),
                 "player_counts": rules.get("player_counts")
                 or list(range(summary.min_players, summary.max_players + 1)),
             }
@@ -101,6 +103,34 @@ def browser_games() -> list[dict]:
     return _games(browser_only=True)
 
 
+@require_GET
+def rules(request: HttpRequest, game: str) -> HttpResponse:
+    """A game's rules summary, in the reader's language.
+
+    The text lives with the game's board package: ``boards/<game>/rules/<lang>.html`` (one
+    file per language, English as the fallback); the page around it is generic."""
+    from django.template import TemplateDoesNotExist
+    from django.template.loader import select_template
+    from django.utils.translation import get_language
+
+    from games.engines import get_engine
+
+    try:
+        engine = get_engine(game)
+    except (KeyError, TypeError):
+        raise Http404(_("There is no such game.")) from None
+    lang = (get_language() or settings.LANGUAGE_CODE).split("-")[0]
+    try:
+        template = select_template(
+            [f"boards/{game}/rules/{lang}.html", f"boards/{game}/rules/en.html"]
+        )
+    except TemplateDoesNotExist:
+        raise Http404(_("There is no such game.")) from None
+    context = {"game_name": game, "title": engine.title, "rules_template": template.template,
+               "in_browser": get_board(game) is not None}
+    return TemplateResponse(request, "games/rules.html", context)
+
+
 def home(request: HttpRequest) -> HttpResponse:
     """The home page: every game, its variants, and whether the browser can play it."""
     return TemplateResponse(request, "games/home.html", {"games": _games(browser_only=False)})
@@ -108,9 +138,13 @@ def home(request: HttpRequest) -> HttpResponse:
 
 # --- lobby ----------------------------------------------------------------------------------
 
+def _ai_seat_label(label: Any) -> str:
+    return _("AI — %(level)s") % {"level": label}
+
+
+# Lazy: the labels are translated when the form is shown, in the reader's language.
 SEAT_CHOICES = [("open", gettext_lazy("Open seat (a person)"))] + [
-    (f"ai-{level}", gettext_lazy("AI — %(level)s") % {"level": label})
-    for level, label in AI_LEVEL_CHOICES
+    (f"ai-{level}", lazy(_ai_seat_label, str)(label)) for level, label in AI_LEVEL_CHOICES
 ]
 
 

@@ -1,4 +1,4 @@
-"""Shared test configuration: Hypothesis profiles.
+"""Shared test configuration: Hypothesis profiles, compiled translation catalogues.
 
 ``HYPOTHESIS_PROFILE=ci`` (set by .ci/run) runs more examples; the default ``dev``
 profile keeps a local run quick.  No profile sets a deadline: engine speed is
@@ -10,6 +10,12 @@ from __future__ import annotations
 import os
 
 from hypothesis import HealthCheck, settings
+
+from config.catalogues import compile_catalogues
+
+# A bare `pytest` (without `make test`) still renders translated pages: compile the stale
+# catalogues first (pure Python, milliseconds when they are up to date).
+compile_catalogues()
 
 settings.register_profile(
     "dev", max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow]

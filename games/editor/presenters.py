@@ -132,6 +132,7 @@ def report_sections(left: dict | None, right: dict | None) -> list[Section]:
             Row(_("turns per game"), *both(lambda r: _fmt(r.get("turns")))),
             Row(_("actions per game"), *both(lambda r: _fmt(r.get("actions")))),
             Row(_("score"), *both(lambda r: _fmt(r.get("scores")))),
+            # xgettext:no-python-format
             Row(_("first-seat wins (95% interval)"), adv_a, adv_b, flag=flag_a),
             Row(_("wins by seat"), _shares(a), _shares(b)),
             Row(_("ties"), *both(lambda r: str(r["ties"]))),

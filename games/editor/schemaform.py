@@ -32,6 +32,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from games.data_texts import data_gettext
 from games.editor.paths import Path, PathKey, format_path, key_of
 
 #: Upper bound on the items of one submitted list (a form never has more).
@@ -339,13 +340,14 @@ class SchemaForm:
             kind == "list" and not isinstance(value, list)
         ):
             kind = "json"  # data of another shape: edit it as text, the schema complains
-        help_text = str(schema.get("description", ""))
+        help_text = data_gettext(schema.get("description", ""))
         if kind in ("integer", "number"):
             bounds = range_text(schema)
             help_text = f"{help_text} ({bounds})" if help_text and bounds else help_text or bounds
         node = Node(
             path=path, form=name, kind=kind, schema=schema,
-            label=label or str(schema.get("title", "")) or humanize(path[-1] if path else ""),
+            label=label or data_gettext(schema.get("title", ""))
+            or data_gettext(humanize(path[-1] if path else "")),
             value=value, help=help_text, required=required, removable=removable,
             key_form=key_form, key_value=key_value, template=f"editor/form/{kind}.html",
         )

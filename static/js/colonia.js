@@ -140,3 +140,14 @@
     place(evt.detail.target || evt.detail.elt);
   });
 })();
+
+/* A <select data-autosubmit> (the language switcher) submits its form when changed; its
+ * button stays for pages without JavaScript. */
+(function () {
+  "use strict";
+  document.addEventListener("change", function (evt) {
+    var el = evt.target;
+    if (!el.matches || !el.matches("select[data-autosubmit]") || !el.form) return;
+    if (el.form.requestSubmit) el.form.requestSubmit(); else el.form.submit();
+  });
+})();

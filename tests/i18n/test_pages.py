@@ -1,0 +1,169 @@
+"""Every main page, in every language, has no English left; the switcher remembers the choice.
+
+The walk renders each page in English and in the language (Django's test client, the
+language cookie that the switcher sets) and fails on any visible text the two share, names,
+numbers and the reviewed allow-list of ``textnodes.ALLOWED`` aside. Pages: home, lobby,
+sign-up, log-in, the play page of a running game as a player and as a spectator, a finished
+game, a profile, the rules pages, the rules editor as staff, a 404. The browser walk is
+``tests/e2e/test_i18n_e2e.py``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
+from textnodes import texts, untranslated
+
+from games.boards import board_names
+from games.engines import get_engine
+from games.models import Game, Variant
+from games.selectors import legal_actions_json
+from games.services import create_game, join_game, load_default_variants, submit_action
+
+pytestmark = pytest.mark.django_db
+
+LANGS = [code for code, _ in settings.LANGUAGES if code != "en"]
+COOKIE = settings.LANGUAGE_COOKIE_NAME
+
+
+def _play(game: Game, users: dict[int, Any], moves: int | None, seed: int = 3) -> Game:
+    """Play random legal moves (all of them when ``moves`` is None)."""
+    rng = random.Random(seed)
+    n = 0
+    while game.status == Game.Status.RUNNING and (moves is None or n < moves):
+        seat = game.to_move[0]
+        legal = legal_actions_json(game, seat)
+        game = submit_action(game=game, user=users[seat], seat=seat, action=rng.choice(legal),
+                             version=game.version, key=f"walk-{game.pk}-{n}")
+        n += 1
+    return game
+
+
+@pytest.fixture
+def world(db: None) -> dict[str, Any]:
+    """Users (one staff), the default variants, a running and a finished game per game with
+    a board, an open table."""
+    model = get_user_model()
+    ann = model.objects.create_user("ann", password="pw-Unused-91", is_staff=True)
+    bob = model.objects.create_user("bob", password="pw-Unused-91")
+    carl = model.objects.create_user("carl", password="pw-Unused-91")
+    load_default_variants()
+    pages: dict[str, str] = {}
+    for name in board_names():
+        variant = Variant.objects.filter(game=name).order_by("pk").first()
+        if variant is None:
+            continue
+        for label, moves in (("running", 12), ("finished", None)):
+            game = create_game(creator=ann, variant=variant,
+                               seats=[{"type": "human"}, {"type": "human"}])
+            join_game(game=game, user=bob)
+            game.refresh_from_db()
+            game = _play(game, {0: ann, 1: bob}, moves)
+            pages[f"{name}-{label}"] = reverse("play", args=[game.pk])
+        pages[f"{name}-rules"] = reverse("rules", args=[name])
+    open_table = create_game(creator=bob, variant=Variant.objects.order_by("pk").first(),
+                             seats=[{"type": "human"}, {"type": "human"}])
+    pages["open-table"] = reverse("play", args=[open_table.pk])
+    names = {u.username for u in model.objects.all()}
+    names |= {v.name for v in Variant.objects.all()}
+    names |= {get_engine(g).title for g in Variant.objects.values_list("game", flat=True)}
+    return {"ann": ann, "bob": bob, "carl": carl, "games": pages, "names": names}
+
+
+def _get(client: Client, path: str, lang: str) -> str:
+    client.cookies[COOKIE] = lang
+    response = client.get(path)
+    assert response.status_code in (200, 404), (path, response.status_code)
+    return response.content.decode()
+
+
+def _pages(world: dict[str, Any]) -> list[tuple[str, str | None, str]]:
+    """(label, who is logged in, path)."""
+    games = world["games"]
+    variant = Variant.objects.order_by("pk").first()
+    pages = [
+        ("home", None, reverse("home")),
+        ("lobby", None, reverse("lobby")),
+        ("lobby signed in", "bob", reverse("lobby")),
+        ("sign-up", None, reverse("accounts:signup")),
+        ("log-in", None, reverse("accounts:login")),
+        ("profile", "ann", reverse("accounts:profile", args=["ann"])),
+        ("password", "ann", reverse("accounts:password_change")),
+        ("open table", "ann", games["open-table"]),
+        ("editor", "ann", reverse("editor:index")),
+        ("editor variant", "ann", reverse("editor:variant", args=[variant.pk])),
+        ("not found", None, "/no/such/page/"),
+    ]
+    for key, path in games.items():
+        if key.endswith("-running"):
+            pages += [(f"{key} player", "ann", path), (f"{key} spectator", "carl", path),
+                      (f"{key} anonymous", None, path)]
+        elif key.endswith(("-finished", "-rules")):
+            pages.append((key, "bob", path))
+    return pages
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_main_pages_have_no_english_left(lang: str, world: dict[str, Any]) -> None:
+    problems: dict[str, list[str]] = {}
+    for label, who, path in _pages(world):
+        client = Client()
+        if who:
+            client.force_login(world[who])
+        english = _get(client, path, "en")
+        translated = _get(client, path, lang)
+        assert f'<html lang="{lang}"' in translated, label
+        assert '<html lang="en"' in english, label
+        left = untranslated(translated, english, lang, world["names"])
+        if left:
+            problems[f"{label} ({path})"] = left
+    assert not problems, f"English text on the {lang} pages:\n" + "\n".join(
+        f"  {page}: {left}" for page, left in problems.items()
+    )
+
+
+def test_the_walk_can_fail() -> None:
+    """A page that forgot one string is caught; names, numbers and allowed words are not."""
+    english = ('<html><body><h1>Lobby</h1><p>Open tables</p><p title="Seat 2">ann</p>'
+               '<p translate="no">Colonia</p><p>#12 · 3</p><script>var x = "Hello";</script>'
+               "</body></html>")
+    german = ('<html><body><h1>Lobby</h1><p>Open tables</p><p title="Platz 2">ann</p>'
+              '<p translate="no">Colonia</p><p>#12 · 3</p><script>var x = "Hello";</script>'
+              "</body></html>")
+    assert untranslated(german, english, "de", names={"ann"}) == ["Open tables"]
+    assert "Hello" not in texts(english) and "Seat 2" in texts(english)
+
+
+def test_the_switcher_sets_the_language_and_remembers_it(world: dict[str, Any]) -> None:
+    client = Client()
+    page = client.get(reverse("lobby")).content.decode()
+    assert '<html lang="en"' in page and 'action="/i18n/setlang/"' in page
+    assert 'name="language"' in page and 'value="de"' in page
+    response = client.post("/i18n/setlang/", {"language": "fr", "next": reverse("lobby")})
+    assert response.status_code == 302 and response["Location"] == reverse("lobby")
+    assert client.cookies[COOKIE].value == "fr"
+    page = client.get(reverse("home")).content.decode()
+    assert '<html lang="fr"' in page and "Aller au salon" in page
+    # The choice outlives the session: a new log-in in the same browser keeps it.
+    client.force_login(world["bob"])
+    client.post(reverse("accounts:logout"))
+    assert "_auth_user_id" not in client.session
+    assert '<html lang="fr"' in client.get(reverse("home")).content.decode()
+
+
+def test_an_unknown_language_is_refused_and_english_stays(world: dict[str, Any]) -> None:
+    client = Client()
+    client.post("/i18n/setlang/", {"language": "xx", "next": "/"})
+    assert COOKIE not in client.cookies or client.cookies[COOKIE].value != "xx"
+    assert '<html lang="en"' in client.get("/").content.decode()
+
+
+def test_the_browser_language_is_the_default(world: dict[str, Any]) -> None:
+    page = Client(HTTP_ACCEPT_LANGUAGE="it-IT,it;q=0.9,en;q=0.5").get("/").content.decode()
+    assert '<html lang="it"' in page
