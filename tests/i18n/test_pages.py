@@ -93,6 +93,10 @@ def _pages(world: dict[str, Any]) -> list[tuple[str, str | None, str]]:
         ("lobby signed in", "bob", reverse("lobby")),
         ("sign-up", None, reverse("accounts:signup")),
         ("log-in", None, reverse("accounts:login")),
+        ("password reset", None, reverse("accounts:password_reset")),
+        ("password reset sent", None, reverse("accounts:password_reset_done")),
+        ("password reset bad link", None, reverse("accounts:password_reset_confirm",
+                                                  args=["MQ", "bad-token"])),
         ("profile", "ann", reverse("accounts:profile", args=["ann"])),
         ("password", "ann", reverse("accounts:password_change")),
         ("open table", "ann", games["open-table"]),
@@ -167,3 +171,17 @@ def test_an_unknown_language_is_refused_and_english_stays(world: dict[str, Any])
 def test_the_browser_language_is_the_default(world: dict[str, Any]) -> None:
     page = Client(HTTP_ACCEPT_LANGUAGE="it-IT,it;q=0.9,en;q=0.5").get("/").content.decode()
     assert '<html lang="it"' in page
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_password_reset_mail_is_in_the_readers_language(lang: str, world, mailoutbox
+                                                            ) -> None:
+    world["bob"].email = "bob@example.com"
+    world["bob"].save()
+    client = Client()
+    client.cookies[COOKIE] = lang
+    client.post(reverse("accounts:password_reset"), {"email": "bob@example.com"})
+    assert len(mailoutbox) == 1
+    english = "someone (we hope you) asked to reset the password"
+    assert english not in mailoutbox[0].body and "Colonia" in mailoutbox[0].subject
+    assert "reset your password" not in mailoutbox[0].subject
