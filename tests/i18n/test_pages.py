@@ -60,12 +60,13 @@ def world(db: None) -> dict[str, Any]:
         if variant is None:
             continue
         for label, moves in (("running", 12), ("finished", None)):
-            game = create_game(creator=ann, variant=variant,
+            game = create_game(creator=ann, variant=variant, rated=True,
                                seats=[{"type": "human"}, {"type": "human"}])
             join_game(game=game, user=bob)
             game.refresh_from_db()
             game = _play(game, {0: ann, 1: bob}, moves)
             pages[f"{name}-{label}"] = reverse("play", args=[game.pk])
+            pages[f"{name}-{label}-replay"] = reverse("replay", args=[game.pk]) + "?step=3"
         pages[f"{name}-rules"] = reverse("rules", args=[name])
     open_table = create_game(creator=bob, variant=Variant.objects.order_by("pk").first(),
                              seats=[{"type": "human"}, {"type": "human"}])
@@ -102,13 +103,14 @@ def _pages(world: dict[str, Any]) -> list[tuple[str, str | None, str]]:
         ("open table", "ann", games["open-table"]),
         ("editor", "ann", reverse("editor:index")),
         ("editor variant", "ann", reverse("editor:variant", args=[variant.pk])),
+        ("leaderboard", None, reverse("leaderboard")),
         ("not found", None, "/no/such/page/"),
     ]
     for key, path in games.items():
         if key.endswith("-running"):
             pages += [(f"{key} player", "ann", path), (f"{key} spectator", "carl", path),
                       (f"{key} anonymous", None, path)]
-        elif key.endswith(("-finished", "-rules")):
+        elif key.endswith(("-finished", "-rules", "-replay")):
             pages.append((key, "bob", path))
     return pages
 

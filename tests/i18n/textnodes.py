@@ -36,7 +36,7 @@ ALLOWED: dict[str, set[str]] = {
     # French "Main" is the hand (English "Main" is the navigation's name); "pts" = points.
     "fr": {"Table", "Version", "Points", "Villages", "Simulation", "Bots", "Worker", "Main",
            "pts"},
-    "it": {"Lobby", "Bot", "Worker", "Password", "Email"},
+    "it": {"Lobby", "Bot", "Worker", "Password", "Email", "Replay"},
 }
 
 
