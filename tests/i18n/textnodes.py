@@ -33,9 +33,9 @@ SKIP = {"script", "style", "template", "noscript"}
 ALLOWED: dict[str, set[str]] = {
     "common": {"Colonia", "JSON", "API", "MB", "CSV"},
     "de": {"Lobby", "Name", "Hand", "Version", "Bots", "Seed", "Worker", "Export"},
-    # French "Main" is the hand (English "Main" is the navigation's name); "pts" = points.
+    # French "Main" is the hand (English "Main" is the navigation's name); "pt(s)": points.
     "fr": {"Table", "Version", "Points", "Villages", "Simulation", "Bots", "Worker", "Main",
-           "pts"},
+           "pt", "pts", "Message"},
     "it": {"Lobby", "Bot", "Worker", "Password", "Email", "Replay"},
 }
 
