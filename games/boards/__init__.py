@@ -41,6 +41,7 @@ __all__ = [
 # name -> module that defines ``BOARD``; imported lazily, like the engines.
 _BOARDS: dict[str, str] = {
     "newhaven": "games.boards.newhaven",
+    "nouvellefrance": "games.boards.nouvellefrance",
 }
 
 

@@ -124,7 +124,7 @@ def mails(mail_dir: Path):
 def live_url(live_env) -> str:
     """Base URL of a uvicorn serving ``config.asgi:application`` (session-wide)."""
     yield from _serve(live_env, app="config.asgi:application", manage=["manage.py"],
-                      games=["newhaven"])
+                      games=["newhaven", "nouvellefrance"])
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,116 @@
+/* Nouvelle-France: a ghost of the piece follows the pointer over the construction sites.
+ *
+ * While a piece is being placed, every legal landing spot is a circle in the site's drawing
+ * (class "spot", data-spot = the key of its button in #spot-list, data-tx/ty = where the
+ * ghost goes).  Moving the pointer over a site shows the piece at the nearest spot; a click
+ * presses that spot's button (the page's form, so nothing here is needed to play).  On a
+ * touch screen the first tap shows the ghost and a second tap on the same spot places it.
+ * Focusing or hovering a button of the list shows its ghost too.  Fragments are replaced on
+ * every update, so everything is delegated from the document.
+ */
+(function () {
+  "use strict";
+
+  var shown = null; // the spot circle whose ghost is visible
+  var touch = false; // the last pointer was a finger or a pen
+
+  function siteOf(node) {
+    return node && node.closest ? node.closest("svg.nf-site") : null;
+  }
+
+  function nearest(svg, evt) {
+    var matrix = svg.getScreenCTM();
+    if (!matrix) return null;
+    var pt = svg.createSVGPoint();
+    pt.x = evt.clientX;
+    pt.y = evt.clientY;
+    var p = pt.matrixTransform(matrix.inverse());
+    var best = null;
+    var bestD = 36 * 36; // within about two cubes
+    svg.querySelectorAll(".spot").forEach(function (spot) {
+      var dx = spot.cx.baseVal.value - p.x;
+      var dy = spot.cy.baseVal.value - p.y;
+      var d = dx * dx + dy * dy;
+      if (d < bestD) { bestD = d; best = spot; }
+    });
+    return best;
+  }
+
+  function hide() {
+    if (!shown) return;
+    var svg = siteOf(shown);
+    var ghost = svg && svg.querySelector(".ghost");
+    if (ghost) ghost.setAttribute("visibility", "hidden");
+    shown.classList.remove("on");
+    var button = buttonOf(shown);
+    if (button) button.classList.remove("ghosted");
+    shown = null;
+  }
+
+  function show(spot) {
+    if (spot === shown) return;
+    hide();
+    if (!spot) return;
+    var svg = siteOf(spot);
+    var ghost = svg && svg.querySelector(".ghost");
+    if (!ghost) return;
+    ghost.setAttribute("transform", "translate(" + spot.getAttribute("data-tx") + " " +
+                       spot.getAttribute("data-ty") + ")");
+    ghost.setAttribute("visibility", "visible");
+    // The ghost goes last, over the cubes, and the spot stays visible under the pointer.
+    ghost.parentNode.appendChild(ghost);
+    spot.classList.add("on");
+    var button = buttonOf(spot);
+    if (button) button.classList.add("ghosted");
+    shown = spot;
+  }
+
+  function buttonOf(spot) {
+    var key = spot.getAttribute("data-spot");
+    return document.querySelector('#spot-list button[data-spot="' + CSS.escape(key) + '"]');
+  }
+
+  function spotOf(button) {
+    var key = button.getAttribute("data-spot");
+    return document.querySelector('svg.nf-site .spot[data-spot="' + CSS.escape(key) + '"]');
+  }
+
+  document.addEventListener("pointerdown", function (evt) {
+    touch = evt.pointerType === "touch" || evt.pointerType === "pen";
+  });
+
+  document.addEventListener("pointermove", function (evt) {
+    if (evt.pointerType === "touch") return;
+    var svg = siteOf(evt.target);
+    if (svg && svg.querySelector(".spot")) {
+      show(nearest(svg, evt));
+    } else if (shown && !(evt.target.closest && evt.target.closest("#spot-list"))) {
+      hide();
+    }
+  });
+
+  document.addEventListener("click", function (evt) {
+    var svg = siteOf(evt.target);
+    if (!svg || !svg.querySelector(".spot")) return;
+    var spot = nearest(svg, evt);
+    if (!spot) { hide(); return; }
+    if (touch && spot !== shown) { show(spot); return; } // a first tap only shows it
+    show(spot);
+    var button = buttonOf(spot);
+    if (button && !button.disabled) button.click();
+  });
+
+  function fromButton(evt) {
+    var button = evt.target.closest ? evt.target.closest("#spot-list button[data-spot]") : null;
+    if (!button) return;
+    var spot = spotOf(button);
+    if (spot) show(spot);
+  }
+  document.addEventListener("focusin", fromButton);
+  document.addEventListener("mouseover", fromButton);
+
+  // A swap replaces the drawings: what was shown is gone.
+  document.addEventListener("htmx:oobAfterSwap", function () {
+    if (shown && !document.contains(shown)) shown = null;
+  });
+})();
