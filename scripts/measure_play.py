@@ -1,13 +1,15 @@
-"""Measure a New Haven play page: its weight, the size of a push, the time to the other screen.
+"""Measure a play page: its weight, the size of a push, the time to the other screen.
 
-    .venv/bin/python scripts/measure_play.py [--moves 60] [--base http://127.0.0.1:8000]
+    .venv/bin/python scripts/measure_play.py [--game newhaven] [--variant standard]
+        [--moves 60] [--base http://127.0.0.1:8000]
 
 Without ``--base`` it starts its own server (uvicorn, temporary SQLite, in-memory channel
 layer, the test settings) on a free port and stops it at the end; with ``--base`` it uses a
-running server on the loopback (its New Haven variants loaded).
+running server on the loopback (the game's variants loaded).
 
-Two people play a 2-seat New Haven game through the API with random legal actions; Bob
-watches it in Debian's Chromium (Playwright).  The script prints:
+Two people play a 2-seat game (``--game``: New Haven by default, or ``nouvellefrance``)
+through the API with random legal actions; Bob watches it in Debian's Chromium
+(Playwright).  The script prints:
 
 * the page weight: the play page's HTML and every asset it loads (CSS, JS, icon), as
   served and gzipped (level 6);
@@ -55,7 +57,7 @@ def api(base: str, method: str, path: str, body: dict | None = None, token: str 
 
 
 @contextmanager
-def own_server():
+def own_server(game: str):
     """A uvicorn of config.asgi on a free port with a throw-away database."""
     with tempfile.TemporaryDirectory() as tmp:
         env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
@@ -63,7 +65,7 @@ def own_server():
                    SQLITE_PATH=f"{tmp}/db.sqlite3", STATIC_ROOT=f"{tmp}/static",
                    COLONIA_VAR_DIR=f"{tmp}/var", AXES_FAILURE_LIMIT="50")
         py = sys.executable
-        for cmd in (["migrate", "--noinput"], ["load_variants", "newhaven"]):
+        for cmd in (["migrate", "--noinput"], ["load_variants", game]):
             subprocess.run([py, "manage.py", *cmd], cwd=ROOT, env=env, check=True,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         with socket.socket() as s:
@@ -117,13 +119,15 @@ OBSERVER = """() => {
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", help="a running server (loopback); default: start one")
+    parser.add_argument("--game", default="newhaven", help="the engine's name")
+    parser.add_argument("--variant", default="standard")
     parser.add_argument("--moves", type=int, default=60)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     if args.base:
         run(args.base.rstrip("/"), args)
     else:
-        with own_server() as base:
+        with own_server(args.game) as base:
             run(base, args)
 
 
@@ -139,7 +143,8 @@ def run(base: str, args: argparse.Namespace) -> None:
                           {"username": name, "password": PASSWORD})["token"]
         names[who] = name
     variants = api(base, "GET", "/api/variants/")
-    variant = next(v for v in variants if v["game"] == "newhaven" and v["name"] == "standard")
+    variant = next(v for v in variants
+                   if v["game"] == args.game and v["name"] == args.variant)
     game = api(base, "POST", "/api/games/",
                {"variant": variant["id"], "seats": [{"type": "human"}, {"type": "human"}]},
                tokens["ann"])
@@ -166,7 +171,7 @@ def run(base: str, args: argparse.Namespace) -> None:
 
         # Page weight: the page and its assets, as served and gzipped.
         total_served = total_body = total_gzip = 0
-        print(f"Play page of New Haven game #{game_id} (spectator's seat: Bob, seat 1)")
+        print(f"Play page of {args.game} game #{game_id} (Bob's screen, seat 1)")
         for url in dict.fromkeys(u for u in loaded if u.startswith(base)):
             if "/ws/" in url:
                 continue

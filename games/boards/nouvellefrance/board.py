@@ -104,9 +104,6 @@ class NouvelleFranceBoard(Board):
         """The log line of a Nouvelle-France event (see ``events.py``)."""
         return event_text(event, names, rules)
 
-    def variant_summary(self, rules: dict) -> str:
-        return str(rules.get("description", ""))
-
     # -- the presenter ----
 
     def present(self, scene: Scene) -> dict:
@@ -566,7 +563,26 @@ class NouvelleFranceBoard(Board):
     def _storms(view: dict, rules: dict) -> dict:
         total = rules.get("storms") or (rules.get("deck") or {}).get("snowflakes") or 0
         done = view.get("storms", 0)
+        symbols = rules.get("symbols") or {}
+        rows = []
+        for k in range(1, total + 1):
+            parts = []
+            for site in view.get("sites", []):
+                levels = (site.get("stick") or {}).get("levels") or []
+                symbol = levels[k - 1] if k <= len(levels) else ""
+                parts.append(_("%(site)s %(symbol)s") % {
+                    "site": site_label(site.get("name", "")),
+                    "symbol": symbol_text(symbol, symbols)})
+            per_site = ", ".join(parts)
+            rows.append({
+                "k": k,
+                "done": k <= done,
+                "next": k == done + 1,
+                "text": _("Snowstorm %(k)s scores level %(k)s, per cube: %(sites)s")
+                % {"k": k, "sites": per_site},
+            })
         return {
+            "rows": rows,
             "done": done,
             "total": total,
             "left": view.get("snowflakes_left", total - done),
