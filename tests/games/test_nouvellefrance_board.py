@@ -420,3 +420,9 @@ def test_a_whole_game_through_the_page_ends_with_points_by_source(client, ann, b
         assert column in html
     assert "Snowstorm 3!" in html and "The game is over." in html
     assert "Ties are broken by fewest allies used, then by who kept the peg" in html
+    # Its replay: every step is drawn by the board, with no form and no pick.
+    url = reverse("replay", args=[nf_game.pk])
+    for step in (0, 5, nf_game.version):
+        html = client.get(f"{url}?step={step}").content.decode()
+        assert html.count('class="nf-site"') == 3, step
+        assert 'name="action"' not in html and 'id="spot-list"' not in html
