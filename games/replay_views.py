@@ -43,7 +43,9 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
             "retry_url": replay_url(game.pk) if isinstance(exc, PerspectiveForbidden) else "",
         }
         return TemplateResponse(request, REPLAY_TEMPLATE, context, status=exc.status_code)
-    htmx = bool(request.htmx and not request.htmx.boosted)
+    # A history restore wants a whole page (replay.js reloads instead; this is the fallback).
+    htmx = bool(request.htmx and not request.htmx.boosted
+                and not request.htmx.history_restore_request)
     context = replay_context(step, request.user, csrf_token=get_token(request), oob=htmx,
                              shown=request.GET.get("shown"))
     if htmx:

@@ -6,7 +6,8 @@
  *   unless the focus is in a text field or on the slider (which has its own arrows);
  * - autoplay: the Play button follows "Next" every second until the last move;
  * - focus: after a swap the element with the same data-focus key gets the focus back;
- *   the current move of the list is scrolled into view (inside the list only).
+ *   the current move of the list is scrolled into view (inside the list only);
+ * - Back / Forward: a whole-page load of the step's address (no HTMX snapshots).
  */
 (function () {
   "use strict";
@@ -117,6 +118,14 @@
   // Responses are out-of-band swaps (the link that asked is replaced): settle once after them.
   document.addEventListener("htmx:oobAfterSwap", function () {
     if (!settleTimer) settleTimer = window.setTimeout(settle, 0);
+  });
+
+  // Back and Forward: the page keeps no HTMX snapshot (hx-history="false": a restored board
+  // layout would lose its style's nonce), so the browser loads the step's address anew.
+  document.addEventListener("htmx:historyCacheMiss", function (evt) {
+    if (!byId("replay-root") && !document.querySelector(".page-replay")) return;
+    evt.preventDefault();
+    window.location.reload();
   });
 
   document.addEventListener("DOMContentLoaded", function () {

@@ -38,6 +38,14 @@ def wait_step(page, step: int) -> None:
     )
 
 
+def board_fill(page) -> str:
+    """The fill of a harvest square on the main board (black when its style was refused)."""
+    return page.evaluate(
+        "() => { const r = document.querySelector("
+        "'#board-panel .f0, #board-panel .f1, #board-panel .f2, #board-panel .f3');"
+        " return r ? getComputedStyle(r).fill : ''; }")
+
+
 def test_replay_steps_with_the_keyboard_and_switches_perspective(browser, live_url, live_env,
                                                                   screenshot):
     ctx = browser.new_context()
@@ -92,12 +100,17 @@ def test_replay_steps_with_the_keyboard_and_switches_perspective(browser, live_u
     assert page.locator("#replay-events li.current").count() == 1
     assert page.locator("#replay-events li").count() == steps + 1
     # The board's layout (its nonce'd style) stays: swapped tiles keep their colours.
-    fill = page.evaluate(
-        "() => { const r = document.querySelector("
-        "'#board-panel .f0, #board-panel .f1, #board-panel .f2, #board-panel .f3');"
-        " return r ? getComputedStyle(r).fill : ''; }")
+    fill = board_fill(page)
     assert fill and fill != "rgb(0, 0, 0)", fill
     screenshot(page, "e2e-replay")
+    # Back goes to the previous step's address, drawn whole (tiles keep their colours).
+    page.go_back()
+    page.wait_for_url(f"**/games/{game_id}/replay/?step=5&seat=1")
+    wait_step(page, 5)
+    page.wait_for_selector("#board-panel")
+    assert board_fill(page) != "rgb(0, 0, 0)"
+    page.go_forward()
+    wait_step(page, 7)
     # Autoplay follows "Next" until paused.
     page.click("#replay-autoplay")
     wait_step(page, 9)

@@ -262,6 +262,12 @@ def test_page_whole_for_plain_requests_fragments_for_htmx(client, finished):
     assert swap["HX-Push-Url"] == f"/games/{finished.pk}/replay/?step=6&seat=1"
 
 
+def test_a_history_restore_gets_the_whole_page(client, finished):
+    response = client.get(f"/games/{finished.pk}/replay/", {"step": 3},
+                          HTTP_HX_REQUEST="true", HTTP_HX_HISTORY_RESTORE_REQUEST="true")
+    assert "<html" in response.content.decode()
+
+
 def test_stepping_sends_only_the_two_rows_whose_highlight_changes(client, finished):
     steps = finished.moves.count()
     url = f"/games/{finished.pk}/replay/"
