@@ -30,7 +30,7 @@ def sign_up(page, base: str, username: str) -> None:
     page.fill("#id_email", f"{username}@example.org")
     page.fill("#id_password1", PASSWORD)
     page.fill("#id_password2", PASSWORD)
-    page.click("form button[type=submit]")
+    page.click("main form button[type=submit]")  # not the header's language form
     page.wait_for_url("**/lobby/")
 
 
