@@ -31,12 +31,14 @@ SKIP = {"script", "style", "template", "noscript"}
 #: codes and words each language borrowed. Keep it short: anything else is a missing
 #: translation.
 ALLOWED: dict[str, set[str]] = {
-    "common": {"Colonia", "JSON", "API", "MB", "CSV"},
+    # Nouvelle-France's allies keep their French names in every rulebook.
+    "common": {"Colonia", "JSON", "API", "MB", "CSV", "Fille du Roy", "Coureur des bois",
+               "Huron"},
     "de": {"Lobby", "Name", "Hand", "Version", "Bots", "Seed", "Worker", "Export"},
     # French "Main" is the hand (English "Main" is the navigation's name); "pt(s)": points.
     "fr": {"Table", "Version", "Points", "Villages", "Simulation", "Bots", "Worker", "Main",
-           "pt", "pts", "Message"},
-    "it": {"Lobby", "Bot", "Worker", "Password", "Email", "Replay"},
+           "pt", "pts", "Message", "Total"},
+    "it": {"Lobby", "Bot", "Worker", "Password", "Email", "Replay", "no"},
 }
 
 
