@@ -71,7 +71,12 @@ def perspective_label(perspective: Perspective, names: dict[int, str]) -> str:
         return _("Everything revealed")
     if perspective.seat is None:
         return _("Spectator")
-    return names.get(perspective.seat, str(perspective.seat + 1))
+    seat_word = _("Seat %(n)s") % {"n": perspective.seat + 1}
+    name = names.get(perspective.seat)
+    if name is None:
+        return seat_word
+    # Two seats of the same name (two AIs of one level) are told apart by their number.
+    return f"{name} · {seat_word}" if list(names.values()).count(name) > 1 else name
 
 
 def _event_text(board: Board | None, event: Any, description: str, names: dict[int, str],

@@ -455,6 +455,12 @@ def test_every_registered_board_replays_every_perspective(name, client, make_use
                     '<form class="replay-slider"', "")
 
 
+def test_perspectives_of_seats_with_the_same_name_are_told_apart(client, make_user):
+    game = random_game("newhaven", [make_user("solo"), None, None], seed=2, rng_seed=2)
+    labels = [p["label"] for p in replay_page(client, game, step=1).context["perspectives"]]
+    assert labels[:3] == ["solo", "AI (random) · Seat 2", "AI (random) · Seat 3"]
+
+
 def test_a_replay_names_the_seat_whose_hand_it_shows(client, finished):
     html = replay_page(client, finished, step=5, seat="1").content.decode()
     assert "Hand of fin_bob" in html and "Village of fin_bob" in html
