@@ -143,7 +143,8 @@ def event_rows_html(events: list[dict], *, oob: bool = False) -> str:
 def parse_shown(raw: Any) -> tuple[int, str, int] | None:
     """``step:seat:steps`` of the page an HTMX request comes from (``#replay-shown``)."""
     parts = str(raw or "").split(":")
-    if len(parts) != 3 or not parts[0].isdigit() or not parts[2].isdigit():
+    if len(parts) != 3 or not all(p.isascii() and p.isdigit() and len(p) < 10
+                                  for p in (parts[0], parts[2])):
         return None
     return int(parts[0]), parts[1], int(parts[2])
 

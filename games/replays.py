@@ -131,6 +131,14 @@ def default_perspective(game: Game, user: Any) -> Perspective:
     return PUBLIC if mine is None else Perspective(seat=mine)
 
 
+def _number(text: str, digits: int) -> int | None:
+    """``text`` as a whole number of at most ``digits`` ASCII digits (``"²"`` and ``"٣"``
+    are digits to ``str.isdigit`` but not to ``int``), else ``None``."""
+    if text.isascii() and text.isdigit() and len(text) <= digits:
+        return int(text)
+    return None
+
+
 def parse_perspective(raw: Any, num_players: int) -> Perspective | None:
     """The perspective a ``seat`` parameter names (``None``/"" = the default).
 
@@ -144,7 +152,7 @@ def parse_perspective(raw: Any, num_players: int) -> Perspective | None:
         return PUBLIC
     if text == REVEALED:
         return EVERYTHING
-    if text.isdigit() and len(text) < 4 and int(text) < num_players:
+    if _number(text, 3) is not None and int(text) < num_players:
         return Perspective(seat=int(text))
     raise InvalidReplayRequest(
         "seat",
@@ -255,7 +263,7 @@ def parse_step(raw: Any, steps: int) -> int:
     if raw is None or raw == "":
         return steps
     text = str(raw).strip()
-    if not text.isdigit() or len(text) > 9 or int(text) > steps:
+    if _number(text, 9) is None or int(text) > steps:
         raise InvalidReplayRequest(
             "step", _("A step from 0 to %(steps)s.") % {"steps": steps}
         )

@@ -189,7 +189,8 @@ def test_an_aborted_game_keeps_its_secrets(running, make_user):
 
 @pytest.mark.parametrize(("step", "seat"), [("-1", None), ("x", None), ("31", None),
                                             ("1e3", None), (None, "3"), (None, "everyone"),
-                                            (None, "-1"), (None, "0x1")])
+                                            (None, "-1"), (None, "0x1"), ("²", None),
+                                            ("٣", None), (None, "²"), ("1" * 40, None)])
 def test_malformed_steps_and_seats_are_refused(running, step, seat):
     with pytest.raises(replays.InvalidReplayRequest) as info:
         replays.replay_step(running, seated(running, 0), step=step, seat=seat)
@@ -278,7 +279,8 @@ def test_stepping_sends_only_the_two_rows_whose_highlight_changes(client, finish
                       r'hx-swap-oob="true"', html)
     assert rows == [("5", ""), ("6", ' class="current"')]
     # Another perspective (its links change) or a list that grew: the whole list.
-    for shown in (f"5:0:{steps}", f"5:1:{steps - 1}", "garbage", f"{steps + 3}:1:{steps}"):
+    for shown in (f"5:0:{steps}", f"5:1:{steps - 1}", "garbage", f"{steps + 3}:1:{steps}",
+                  f"²:1:{steps}"):
         html = client.get(url, {"step": 6, "seat": "1", "shown": shown}, **HX).content.decode()
         assert 'id="log-panel"' in html, shown
         assert html.count('<li id="ev-') == steps + 1
