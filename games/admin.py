@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from games.editor import services as editor_services
 from games.engines import get_engine
 from games.models import (
+    Analysis,
     ChatMessage,
     Game,
     Move,
@@ -155,3 +156,18 @@ class ChatMessageAdmin(admin.ModelAdmin):
 
         for message in queryset.filter(removed_at__isnull=True):
             remove_message(message=message, by=request.user)
+
+
+@admin.register(Analysis)
+class AnalysisAdmin(admin.ModelAdmin):
+    """Post-game analyses: read here (a failure's message too); started from the replay."""
+
+    list_display = ["game", "status", "done", "total", "attempts", "updated_at"]
+    list_filter = ["status"]
+    fields = ["game", "status", "run", "budget", "done", "total", "attempts", "error",
+              "summary", "requested_by", "created_at", "started_at", "finished_at",
+              "updated_at"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request) -> bool:
+        return False

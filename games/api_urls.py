@@ -19,4 +19,6 @@ urlpatterns = [
     path("games/<int:game_id>/export/", apis.GameExportApi.as_view(), name="api-game-export"),
     path("leaderboard/", account_apis.LeaderboardApi.as_view(), name="api-leaderboard"),
     path("players/<str:username>/", account_apis.PlayerApi.as_view(), name="api-player"),
+    path("games/<int:game_id>/analysis/", apis.GameAnalysisApi.as_view(),
+         name="api-game-analysis"),
 ]

@@ -115,3 +115,17 @@ def chat_updated(game_id: int) -> bool:
     """
     return _send(game_group(game_id), {"type": "chat.updated", "game_id": int(game_id),
                                        "hint": secrets.token_hex(8)})
+
+
+def analysis_group(game_id: int) -> str:
+    """The Channels group of the sockets watching one game's analysis."""
+    return f"analysis-{int(game_id)}"
+
+
+def analysis_progress(game_id: int, done: int, total: int, status: str) -> bool:
+    """Tell a finished game's replay pages how far its analysis has got (numbers only)."""
+    return _send(
+        analysis_group(game_id),
+        {"type": "analysis.progress", "game_id": int(game_id), "done": int(done),
+         "total": int(total), "status": str(status)},
+    )

@@ -17,11 +17,12 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 
-from games.broadcast import LOBBY_GROUP, game_group
+from games.broadcast import LOBBY_GROUP, analysis_group, game_group
 from games.fragment_cache import cache as fragment_cache
 from games.fragment_cache import changed_only, render_executor, token_digest
 from games.socket_health import (
     CLOSE_LAYER_FAILED,
+    CLOSE_NOT_FINISHED,
     CLOSE_NOT_FOUND,
     CLOSE_SESSION_ENDED,
     SocketHealthMixin,
@@ -280,3 +281,46 @@ class LobbyConsumer(_ViewerConsumer):
 
     async def lobby_updated(self, event: dict) -> None:
         await self.push(self._render)
+
+
+class AnalysisConsumer(_ViewerConsumer):
+    """``/ws/games/<id>/analysis/``: the progress bar of a finished game's analysis.
+
+    Only finished games have analyses (a running game's would leak what each seat
+    knows): another game is refused with 4409, an unknown one with 4404.  The channel
+    layer carries ``{"type": "analysis.progress", game_id, done, total, status}``; the
+    bar is drawn from those numbers alone (no database read), and once the analysis ends
+    the fragment asks the page to refetch the panel over HTTP.
+    """
+
+    async def connect(self) -> None:
+        self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        status = await database_sync_to_async(self._status)()
+        if status is None:
+            await self.reject(CLOSE_NOT_FOUND)
+            return
+        if status != "finished":
+            await self.reject(CLOSE_NOT_FINISHED)
+            return
+        self.language = _language(self.scope)
+        await self.join_group(analysis_group(self.game_id))
+
+    def _status(self) -> str | None:
+        from games.models import Game
+
+        return Game.objects.filter(pk=self.game_id).values_list("status", flat=True).first()
+
+    async def analysis_progress(self, event: dict) -> None:
+        from django.template.loader import render_to_string
+        from django.urls import reverse
+
+        status = str(event.get("status", ""))
+        with translation.override(self.language):
+            html = render_to_string("games/partials/analysis_panel.html#progress", {"p": {
+                "oob": True,
+                "status": status,
+                "done": int(event.get("done", 0)),
+                "total": int(event.get("total", 0)),
+                "panel_url": reverse("analysis_panel", args=[self.game_id]),
+            }})
+        await self.send(text_data=html)

@@ -520,3 +520,63 @@ class ChatMute(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} mutes {self.muted_id}"
+
+
+class Analysis(models.Model):
+    """The post-game analysis of one finished game (``ai.analysis``), run on Celery.
+
+    One per game; a re-run on request starts it over.  The task analyses the moves in
+    chunks; ``done`` (decisions stored so far) is the compare-and-set counter that makes a
+    redelivered chunk a no-op.  ``moves`` holds one JSON object per move
+    (``ai.analysis.Decision.to_json``), ``summary`` the per-seat lines once done.
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("queued")
+        RUNNING = "running", _("running")
+        DONE = "done", _("done")
+        FAILED = "failed", _("failed")
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="analysis")
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.QUEUED,
+        db_index=True,
+    )
+    #: ``{"iterations", "samples", "worlds"}``: the ``ai.analysis.Budget`` used.
+    budget = models.JSONField(default=dict)
+    #: Bumped by every (re)start: a chunk of an earlier run never stores its results.
+    run = models.PositiveIntegerField(default=1)
+    total = models.PositiveIntegerField(default=0)
+    done = models.PositiveIntegerField(default=0)
+    moves = models.JSONField(default=list, blank=True)
+    summary = models.JSONField(null=True, blank=True)
+    error = models.TextField(blank=True, default="")
+    #: Times a chunk was taken up since the last progress (a chunk that kills its
+    #: worker every time ends as ``failed`` instead of looping).
+    attempts = models.PositiveSmallIntegerField(default=0)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("analysis")
+        verbose_name_plural = _("analyses")
+
+    def __str__(self) -> str:
+        return f"analysis of game {self.game_id} ({self.status})"
+
+    @property
+    def finished(self) -> bool:
+        return self.status in (self.Status.DONE, self.Status.FAILED)
+
+    @property
+    def progress(self) -> float:
+        """From 0 to 1."""
+        if self.status == self.Status.DONE:
+            return 1.0
+        return min(1.0, self.done / self.total) if self.total else 0.0

@@ -9,6 +9,7 @@ from games.editor.consumers import EditorConsumer
 
 websocket_urlpatterns: list = [
     path("ws/games/<int:game_id>/", consumers.GameConsumer.as_asgi()),
+    path("ws/games/<int:game_id>/analysis/", consumers.AnalysisConsumer.as_asgi()),
     path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
     path("ws/editor/variants/<int:variant_id>/", EditorConsumer.as_asgi()),
 ]

@@ -34,6 +34,7 @@ CHECK_SECONDS = 2.0
 CLOSE_LAYER_FAILED = 1011
 CLOSE_SESSION_ENDED = 4401
 CLOSE_NOT_FOUND = 4404
+CLOSE_NOT_FINISHED = 4409
 
 _sockets: weakref.WeakSet = weakref.WeakSet()
 _monitors: dict[int, asyncio.Task] = {}  # one per event loop

@@ -191,3 +191,48 @@ def _sweep_on_worker_start(**_kwargs: Any) -> None:
         sweep_stalled_ai.delay()
     except Exception:
         logger.warning("could not queue the start-up sweep of stalled AI turns")
+
+
+#: Upper bound on chunks one eager analysis runs (a game has far fewer moves).
+MAX_EAGER_ANALYSIS_CHUNKS = 100_000
+
+
+@shared_task(
+    bind=True,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    ignore_result=True,
+    # One chunk runs about ANALYSIS_CHUNK_SECONDS; a hung one is cut off (the sweep
+    # queues it again, and a chunk that keeps failing ends the analysis as failed).
+    soft_time_limit=AI_SOFT_TIME_LIMIT,
+    time_limit=AI_SOFT_TIME_LIMIT + 15,
+)
+def analyse_game(self: Any, analysis_id: int, run: int) -> None:
+    """Judge the next chunk of moves of an analysis, then queue the rest behind
+    whatever arrived meanwhile (AI turns wait at most one chunk); eagerly: all of it."""
+    from games.analysis import run_analysis_chunk
+
+    if getattr(self.request, "is_eager", False):
+        for _chunk in range(MAX_EAGER_ANALYSIS_CHUNKS):
+            if not run_analysis_chunk(analysis_id=analysis_id, run=run):
+                break
+        return
+    if run_analysis_chunk(analysis_id=analysis_id, run=run):
+        analyse_game.delay(analysis_id, run)
+
+
+@shared_task(ignore_result=True)
+def sweep_stalled_analyses() -> int:
+    """Periodic (Celery beat): queue again analyses with no progress for a while."""
+    from games.analysis import sweep_stalled_analyses as sweep
+
+    return sweep()
+
+
+@worker_ready.connect
+def _sweep_analyses_on_worker_start(**_kwargs: Any) -> None:
+    """A worker that (re)starts picks up analyses lost with its predecessor."""
+    try:
+        sweep_stalled_analyses.delay()
+    except Exception:
+        logger.warning("could not queue the start-up sweep of stalled analyses")

@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from games import replay_views, views
+from games import analysis_views, replay_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -12,6 +12,9 @@ urlpatterns = [
     path("games/<int:game_id>/leave/", views.table_leave, name="table_leave"),
     path("games/<int:game_id>/rematch/", views.rematch, name="rematch"),
     path("games/<int:game_id>/replay/", replay_views.replay, name="replay"),
+    path("games/<int:game_id>/analysis/", analysis_views.analysis_panel, name="analysis_panel"),
+    path("games/<int:game_id>/analysis/start/", analysis_views.analysis_start,
+         name="analysis_start"),
     path("t/<str:token>/", views.invite, name="invite"),
     path("", include("games.chat.urls")),
     path("rules/<slug:game>/", views.rules, name="rules"),

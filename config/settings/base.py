@@ -205,6 +205,11 @@ CELERY_BEAT_SCHEDULE = {
         # A sweep that waited behind AI turns longer than a period is useless: drop it.
         "options": {"expires": AI_SWEEP_SECONDS},
     },
+    "sweep-stalled-analyses": {
+        "task": "games.tasks.sweep_stalled_analyses",
+        "schedule": 30.0,
+        "options": {"expires": 30.0},
+    },
 }
 
 # --- Ratings (OpenSkill, Plackett-Luce; accounts/ratings.py) ---------------------------------
@@ -222,6 +227,18 @@ AI_LEVEL_RATINGS = {
     "normal": (28.0, 1.5),
     "hard": (32.0, 1.5),
 }
+
+# Post-game analysis (games/analysis.py, ai/analysis.py): ISMCTS iterations per decision
+# (scaled per game like the AI levels), playouts per estimate, worlds to tell a draw; the
+# task runs chunks of about ANALYSIS_CHUNK_SECONDS; an analysis with no progress for
+# ANALYSIS_STALL_SECONDS is queued again; a chunk taken up ANALYSIS_MAX_ATTEMPTS times
+# without progress fails the analysis.
+ANALYSIS_ITERATIONS = int(os.environ.get("ANALYSIS_ITERATIONS", "300"))
+ANALYSIS_SAMPLES = int(os.environ.get("ANALYSIS_SAMPLES", "16"))
+ANALYSIS_WORLDS = int(os.environ.get("ANALYSIS_WORLDS", "3"))
+ANALYSIS_CHUNK_SECONDS = float(os.environ.get("ANALYSIS_CHUNK_SECONDS", "2"))
+ANALYSIS_STALL_SECONDS = int(os.environ.get("ANALYSIS_STALL_SECONDS", "60"))
+ANALYSIS_MAX_ATTEMPTS = int(os.environ.get("ANALYSIS_MAX_ATTEMPTS", "3"))
 
 # Rules editor: a draft publishes after a passing simulation of at least this many games;
 # a check plays in chunks of about this many seconds on the worker (AI turns wait at most
@@ -280,6 +297,7 @@ REST_FRAMEWORK = {
         "register": os.environ.get("THROTTLE_REGISTER", "20/hour"),
         "token": os.environ.get("THROTTLE_TOKEN", "30/minute"),
         "moves": os.environ.get("THROTTLE_MOVES", "240/minute"),
+        "analysis": os.environ.get("THROTTLE_ANALYSIS", "30/hour"),
     },
     # Every error in one shape: {"detail", "code", "errors"?} (games/api_errors.py).
     "EXCEPTION_HANDLER": "games.api_errors.exception_handler",

@@ -31,6 +31,10 @@ else:
         }
     }
 CELERY_TASK_ALWAYS_EAGER = True
+# A tiny analysis budget: tests check the plumbing, not the judgement.
+ANALYSIS_ITERATIONS = int(os.environ.get("ANALYSIS_ITERATIONS", "8"))
+ANALYSIS_SAMPLES = int(os.environ.get("ANALYSIS_SAMPLES", "2"))
+ANALYSIS_WORLDS = int(os.environ.get("ANALYSIS_WORLDS", "1"))
 CELERY_TASK_EAGER_PROPAGATES = True
 AXES_ENABLED = True
 STORAGES = {

@@ -1,0 +1,171 @@
+"""Post-game analysis (ai.analysis): marks, summaries, and never a peek at hidden state."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ai.analysis import (
+    MARKS,
+    Budget,
+    analyse_decision,
+    analyse_moves,
+    mark_for,
+    play_game,
+    summarise,
+)
+from games.engines import get_engine
+
+TINY = Budget(iterations=24, samples=3, worlds=2)
+
+
+def test_mark_thresholds() -> None:
+    assert [name for name, _t in MARKS] == ["blunder", "mistake", "inaccuracy"]
+    assert mark_for(0.0) is None
+    assert mark_for(0.049) is None
+    assert mark_for(0.05) == "inaccuracy"
+    assert mark_for(0.1) == "mistake"
+    assert mark_for(0.25) == "blunder"
+
+
+def _game(name: str, seed: int, players: int = 2):
+    engine = get_engine(name)
+    variant = engine.default_variants()["standard"]
+    moves = play_game(engine, variant, players, seed, bot="random")
+    return engine, variant, moves
+
+
+def _states(engine, variant, players, seed, moves):
+    state = engine.new_game(variant, players, seed)
+    states = [state]
+    for seat, action in moves:
+        state = engine.apply(state, seat, action)
+        states.append(state)
+    return states
+
+
+def _twin(engine, state, seat, action, seed):
+    """A state ``seat`` cannot tell from ``state`` -- before and after ``action`` -- with
+    different hidden parts (another deal behind), or ``None`` when none was found."""
+    seen_before = engine.observe(state, seat)
+    seen_after = engine.observe(engine.apply(state, seat, action), seat)
+    truth = engine.state_to_json(state)
+    rng = random.Random(seed)
+    for _try in range(200):
+        other = engine.determinize(state, seat, rng)
+        if engine.state_to_json(other) == truth:
+            continue
+        assert engine.observe(other, seat) == seen_before
+        if engine.observe(engine.apply(other, seat, action), seat) == seen_after:
+            return other
+    return None
+
+
+@pytest.mark.parametrize("name", ["newhaven", "nouvellefrance"])
+def test_the_mover_gets_the_same_analysis_in_games_it_cannot_tell_apart(name: str) -> None:
+    """Two games that look the same to the mover (same observation before and after its
+    move) but differ behind (other hands, another deck order) get the same analysis."""
+    engine, variant, moves = _game(name, seed=5)
+    states = _states(engine, variant, 2, 5, moves)
+    rng = random.Random(1)
+    steps = [k for k in range(len(moves))
+             if len(engine.legal_actions(states[k], moves[k][0])) > 1]
+    checked = draws = 0
+    for step in sorted(rng.sample(steps, 12)):
+        seat, action = moves[step]
+        twin = _twin(engine, states[step], seat, action, seed=step)
+        if twin is None:
+            continue
+        ours = analyse_decision(engine, states[step], seat, action, states[step + 1],
+                                step=step, budget=TINY)
+        theirs = analyse_decision(engine, twin, seat, action, engine.apply(twin, seat, action),
+                                  step=step, budget=TINY)
+        assert ours.to_json(engine) == theirs.to_json(engine), step
+        checked += 1
+        draws += ours.chance
+    assert checked >= 6
+
+
+def test_hidden_state_is_read_only_through_determinize() -> None:
+    """An engine whose hidden parts raise when read outside ``determinize`` still analyses."""
+    engine, variant, moves = _game("newhaven", seed=2)
+    states = _states(engine, variant, 2, 2, moves)
+    step = next(k for k in range(len(moves))
+                if len(engine.legal_actions(states[k], moves[k][0])) > 1)
+    seat, action = moves[step]
+    truth = engine.state_to_json(states[step])
+
+    class Guard:
+        """The engine, except that ``state_to_json`` / ``reveal`` of a state are refused."""
+
+        name = engine.name
+
+        def __getattr__(self, attr):
+            if attr in ("state_to_json", "reveal"):
+                raise AssertionError(f"the analysis called {attr}")
+            return getattr(engine, attr)
+
+    decision = analyse_decision(Guard(), states[step], seat, action, states[step + 1],
+                                step=step, budget=TINY)
+    assert engine.state_to_json(states[step]) == truth  # nothing was changed either
+    assert decision.seat == seat and decision.played == action
+
+
+def test_a_game_is_judged_move_by_move() -> None:
+    engine, variant, moves = _game("newhaven", seed=3)
+    moves = moves[:30]
+    state = engine.new_game(variant, 2, 3)
+    decisions = list(analyse_moves(engine, state, moves, budget=TINY))
+    assert [d.step for d in decisions] == list(range(len(moves)))
+    for d, (seat, action) in zip(decisions, moves, strict=True):
+        assert d.seat == seat and d.played == action
+        assert len(d.win) == 2 and abs(sum(d.win) - 1) < 1e-6
+        assert 0 <= d.value_played <= 1 and 0 <= d.value_best <= 1
+        assert d.loss >= 0
+        assert d.mark == mark_for(d.loss)
+        if d.forced:
+            assert d.mark is None and d.best == d.played and d.choices == 1
+        if d.played == d.best:
+            assert d.loss == 0
+        if not d.chance:
+            assert d.luck == [0.0, 0.0]
+        else:
+            assert abs(sum(d.luck)) < 1e-6  # win chances sum to 1 before and after
+    # The same analysis again, resumed half-way (as the chunked task does): the same.
+    again = list(analyse_moves(engine, state, moves, budget=TINY))
+    assert [d.to_json(engine) for d in again] == [d.to_json(engine) for d in decisions]
+    half = 15
+    mid = state
+    for seat, action in moves[:half]:
+        mid = engine.apply(mid, seat, action)
+    resumed = list(analyse_moves(engine, mid, moves, start=half, budget=TINY,
+                                 previous_win=decisions[half - 1].win))
+    assert [d.to_json(engine) for d in resumed] == [d.to_json(engine)
+                                                     for d in decisions[half:]]
+
+
+def test_summary_counts_marks_accuracy_and_luck() -> None:
+    def move(seat, loss, forced=False, luck=None):
+        return {"seat": seat, "loss": loss, "mark": mark_for(loss), "forced": forced,
+                "chance": luck is not None, "luck": luck or [0.0, 0.0]}
+
+    rows = summarise([
+        move(0, 0.0), move(0, 0.25), move(1, 0.06), move(1, 0.12, luck=[-0.1, 0.1]),
+        move(0, 0.0, forced=True, luck=[0.2, -0.2]),
+    ], 2)
+    assert rows[0]["decisions"] == 2 and rows[0]["blunder"] == 1
+    assert rows[0]["accuracy"] == 50.0
+    assert rows[0]["luck"] == pytest.approx(0.1) and rows[0]["draws"] == 1
+    assert rows[1]["inaccuracy"] == 1 and rows[1]["mistake"] == 1
+    assert rows[1]["accuracy"] == pytest.approx(100 * (0.76 + 0.52) / 2, abs=0.1)
+    assert rows[1]["luck"] == pytest.approx(-0.1)
+
+
+def test_cli_prints_the_time(capsys) -> None:
+    from ai.analysis import main
+
+    main(["toygame:ENGINE", "--iterations", "5", "--samples", "2",
+          "--variant", "standard"])
+    out = capsys.readouterr().out
+    assert "s wall" in out and "s CPU" in out and "seat 0: accuracy" in out

@@ -1,0 +1,318 @@
+"""Post-game analysis through the web layer: service, task, API, panel, sweep, access."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from games import analysis, services
+from games.models import Analysis, Game, Variant
+
+pytestmark = pytest.mark.django_db
+
+
+def client_for(user: Any | None = None) -> APIClient:
+    client = APIClient()
+    if user is not None:
+        token, _ = Token.objects.get_or_create(user=user)
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
+
+
+def running_game(variant: Variant, ann: Any, bob: Any) -> Game:
+    game = services.create_game(creator=ann, variant=variant, seats=[{"type": "human"}] * 2)
+    services.join_game(game=game, user=bob)
+    game.refresh_from_db()
+    return game
+
+
+def finish(game: Game, users: dict[int, Any]) -> Game:
+    """Play the toy game to its end (always the first card)."""
+    while game.status == Game.Status.RUNNING:
+        seat = game.to_move[0]
+        game = services.submit_action(game=game, user=users[seat], seat=seat,
+                                      action={"play": 0}, version=game.version,
+                                      key=f"k{game.version}")
+    return game
+
+
+@pytest.fixture
+def finished(variant: Variant, ann: Any, bob: Any) -> Game:
+    game = finish(running_game(variant, ann, bob), {0: ann, 1: bob})
+    assert game.status == Game.Status.FINISHED and game.moves.count() == 6
+    return game
+
+
+URL = "/api/games/{}/analysis/"
+
+
+# --- access ---------------------------------------------------------------------------------
+
+
+def test_a_player_queues_it_and_reads_the_result(finished: Game, ann: Any, eve: Any,
+                                                 on_commit: Any) -> None:
+    with on_commit():
+        r = client_for(ann).post(URL.format(finished.pk), {}, format="json")
+    assert r.status_code == 202, r.content
+    assert r.json()["status"] in ("queued", "done")
+    # Anyone may read a finished game's analysis (every action is public by then).
+    for reader in (client_for(eve), APIClient()):
+        doc = reader.get(URL.format(finished.pk)).json()
+        assert doc["status"] == "done" and doc["progress"] == 1
+        assert doc["total"] == doc["done"] == 6
+        assert [m["step"] for m in doc["moves"]] == list(range(6))
+        assert [m["seat"] for m in doc["moves"]] == [0, 1, 0, 1, 0, 1]
+        assert [m["played"] for m in doc["moves"]] == [{"play": 0}] * 6
+        assert len(doc["summary"]) == 2 and doc["summary"][0]["seat"] == 0
+        assert doc["budget"]["iterations"] == 8  # the tiny test budget (settings)
+
+
+def test_the_stored_analysis_is_reused_and_rerun_only_on_request(
+    finished: Game, ann: Any, on_commit: Any
+) -> None:
+    with on_commit():
+        client_for(ann).post(URL.format(finished.pk), {}, format="json")
+    first = Analysis.objects.get(game=finished)
+    assert first.status == Analysis.Status.DONE and first.run == 1
+    r = client_for(ann).post(URL.format(finished.pk), {}, format="json")
+    assert r.status_code == 200
+    assert Analysis.objects.get(game=finished).run == 1
+    with on_commit():
+        r = client_for(ann).post(URL.format(finished.pk), {"rerun": True}, format="json")
+    assert r.status_code == 202
+    again = Analysis.objects.get(game=finished)
+    assert again.run == 2 and again.status == Analysis.Status.DONE
+    assert again.moves == first.moves  # the same seeds: the same judgement
+
+
+def test_only_players_and_staff_may_start_it(finished: Game, eve: Any, make_user: Any,
+                                            on_commit: Any) -> None:
+    r = client_for(eve).post(URL.format(finished.pk), {}, format="json")
+    assert r.status_code == 403 and r.json()["code"] == "analysis_forbidden"
+    r = APIClient().post(URL.format(finished.pk), {}, format="json")
+    assert r.status_code == 401 and set(r.json()) >= {"detail", "code"}
+    assert not Analysis.objects.exists()
+    staff = make_user("sam")
+    staff.is_staff = True
+    staff.save()
+    with on_commit():
+        r = client_for(staff).post(URL.format(finished.pk), {}, format="json")
+    assert r.status_code == 202
+
+
+def test_running_games_are_never_analysed(variant: Variant, ann: Any, bob: Any) -> None:
+    game = running_game(variant, ann, bob)
+    r = client_for(ann).post(URL.format(game.pk), {}, format="json")
+    assert r.status_code == 409 and r.json()["code"] == "game_not_finished"
+    with pytest.raises(analysis.GameNotFinished):
+        analysis.request_analysis(game=game, user=ann)
+    assert not Analysis.objects.exists()
+
+
+def test_errors_have_the_api_shape(finished: Game, ann: Any) -> None:
+    r = APIClient().get(URL.format(finished.pk))
+    assert r.status_code == 404 and r.json()["code"] == "not_analysed"
+    r = APIClient().get(URL.format(finished.pk + 999))
+    assert r.status_code == 404 and "detail" in r.json()
+    r = client_for(ann).post(URL.format(finished.pk), {"rerun": "maybe"}, format="json")
+    assert r.status_code == 400 and "rerun" in r.json()["errors"]
+
+
+def test_the_schema_documents_the_route(db: None) -> None:
+    r = APIClient().get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    route = r.json()["paths"]["/api/games/{game_id}/analysis/"]
+    assert {"200", "202", "403", "409"} <= set(route["post"]["responses"])
+    assert {"200", "404"} <= set(route["get"]["responses"])
+
+
+# --- the task, resumption and recovery ------------------------------------------------------
+
+
+def test_chunks_resume_where_the_last_one_stopped(finished: Game, ann: Any,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(analysis, "_enqueue", lambda *_a: True)  # no worker: run by hand
+    found, queued = analysis.request_analysis(game=finished, user=ann)
+    assert queued and found.status == Analysis.Status.QUEUED
+    # A zero-second chunk judges one move and stores it.
+    assert analysis.run_analysis_chunk(analysis_id=found.pk, seconds=0) is True
+    found.refresh_from_db()
+    assert found.status == Analysis.Status.RUNNING and found.done == 1
+    assert len(found.moves) == 1 and found.attempts == 0
+    # A chunk of another run stores nothing.
+    assert analysis.run_analysis_chunk(analysis_id=found.pk, run=found.run + 1) is False
+    found.refresh_from_db()
+    assert found.done == 1
+    while analysis.run_analysis_chunk(analysis_id=found.pk, run=found.run, seconds=0):
+        pass
+    found.refresh_from_db()
+    assert found.status == Analysis.Status.DONE and found.done == 6
+    assert [m["step"] for m in found.moves] == list(range(6))
+
+
+def test_a_stalled_analysis_is_queued_again_by_the_sweep(
+    finished: Game, ann: Any, monkeypatch: pytest.MonkeyPatch, on_commit: Any
+) -> None:
+    """A worker that died mid-analysis leaves it ``running``: the sweep picks it up."""
+    queued: list = []
+    monkeypatch.setattr(analysis, "_enqueue", lambda *a: queued.append(a) or True)
+    found, _ = analysis.request_analysis(game=finished, user=ann)
+    analysis.run_analysis_chunk(analysis_id=found.pk, seconds=0)  # one chunk, then "dies"
+    queued.clear()
+    assert analysis.sweep_stalled_analyses() == 0  # fresh: nothing to do
+    Analysis.objects.filter(pk=found.pk).update(
+        updated_at=timezone.now() - timedelta(seconds=3600))
+    assert analysis.sweep_stalled_analyses() == 1
+    assert queued == [(found.pk, found.run)]
+    assert analysis.sweep_stalled_analyses() == 0  # once per stall period
+    monkeypatch.undo()
+    from games.tasks import analyse_game
+
+    analyse_game.delay(found.pk, found.run)  # what the queued task does (eagerly)
+    found.refresh_from_db()
+    assert found.status == Analysis.Status.DONE and found.done == 6
+
+
+def test_a_chunk_that_keeps_killing_its_worker_fails_the_analysis(
+    finished: Game, ann: Any, monkeypatch: pytest.MonkeyPatch, settings: Any
+) -> None:
+    monkeypatch.setattr(analysis, "_enqueue", lambda *_a: True)
+    found, _ = analysis.request_analysis(game=finished, user=ann)
+    # Each delivery takes the chunk up and dies before storing it.
+    Analysis.objects.filter(pk=found.pk).update(attempts=settings.ANALYSIS_MAX_ATTEMPTS)
+    assert analysis.run_analysis_chunk(analysis_id=found.pk) is False
+    found.refresh_from_db()
+    assert found.status == Analysis.Status.FAILED and "too often" in found.error
+    doc = APIClient().get(URL.format(finished.pk)).json()
+    assert doc["status"] == "failed" and "error" not in doc
+    # Asking again starts it over.
+    monkeypatch.undo()
+    found, queued = analysis.request_analysis(game=finished, user=ann)
+    assert queued and found.run == 2
+
+
+def test_an_engine_error_fails_the_analysis(finished: Game, ann: Any,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    import ai.analysis
+
+    def boom(*_a, **_k):
+        raise RuntimeError("engine broke")
+        yield  # pragma: no cover
+
+    monkeypatch.setattr(ai.analysis, "analyse_moves", boom)
+    monkeypatch.setattr(analysis, "_enqueue", lambda *_a: True)
+    found, _ = analysis.request_analysis(game=finished, user=ann)
+    assert analysis.run_analysis_chunk(analysis_id=found.pk) is False
+    found.refresh_from_db()
+    assert found.status == Analysis.Status.FAILED and "engine broke" in found.error
+
+
+def test_progress_hints_carry_numbers_only(finished: Game, ann: Any, on_commit: Any,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    from games import broadcast
+
+    sent: list[tuple] = []
+    monkeypatch.setattr(broadcast, "_send", lambda group, msg: sent.append((group, msg)))
+    with on_commit():
+        analysis.request_analysis(game=finished, user=ann)
+    hints = [m for g, m in sent if g == f"analysis-{finished.pk}"]
+    assert hints[0]["status"] == "queued" and hints[-1]["status"] == "done"
+    assert hints[-1]["done"] == hints[-1]["total"] == 6
+    for hint in hints:
+        assert set(hint) == {"type", "game_id", "done", "total", "status"}
+
+
+# --- the panel --------------------------------------------------------------------------------
+
+
+def panel(client: Any, game: Game, query: str = "") -> str:
+    r = client.get(f"/games/{game.pk}/analysis/{query}", HTTP_HX_REQUEST="true")
+    assert r.status_code == 200
+    return r.content.decode()
+
+
+def test_panel_offers_the_start_button_to_players_only(finished: Game, ann: Any, eve: Any,
+                                                       client: Any) -> None:
+    assert 'id="analysis-start"' not in panel(client, finished)
+    client.force_login(eve)
+    assert 'id="analysis-start"' not in panel(client, finished)
+    client.force_login(ann)
+    assert 'id="analysis-start"' in panel(client, finished)
+    r = client.get(f"/games/{finished.pk}/analysis/?step=3")
+    assert r.status_code == 302 and r["Location"].endswith(f"/games/{finished.pk}/replay/?step=3")
+
+
+def test_panel_start_then_graph_with_links_to_steps(finished: Game, ann: Any, eve: Any,
+                                                   client: Any, on_commit: Any) -> None:
+    client.force_login(eve)
+    r = client.post(f"/games/{finished.pk}/analysis/start/", {"step": 2},
+                    HTTP_HX_REQUEST="true")
+    assert r["X-Colonia-Error"] == "403" and 'id="analysis-error"' in r.content.decode()
+    client.force_login(ann)
+    with on_commit():
+        r = client.post(f"/games/{finished.pk}/analysis/start/", {"step": 2, "seat": 1},
+                        HTTP_HX_REQUEST="true")
+    assert r.status_code == 200
+    html = panel(client, finished, "?step=2&seat=1")
+    assert 'id="analysis-graph"' in html and "<svg" in html
+    steps = set(re.findall(r'href="/games/\d+/replay/\?step=(\d+)&amp;seat=1"', html))
+    assert steps == {str(k) for k in range(7)}
+    assert 'class="graph-current"' in html or 'graph-current' in html
+    assert 'id="analysis-move" data-step="2"' in html
+    assert 'id="analysis-summary"' in html and html.count("<tr data-seat=") == 2
+    assert "style=" not in html  # the CSP allows no inline styles
+
+
+def test_panel_progress_part_while_running(finished: Game, ann: Any, client: Any,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(analysis, "_enqueue", lambda *_a: True)
+    analysis.request_analysis(game=finished, user=ann)
+    html = panel(client, finished)
+    assert 'id="analysis-progress"' in html and 'ws-connect="/ws/games/' in html
+    part = panel(client, finished, "?part=progress")
+    assert part.strip().startswith('<div id="analysis-progress"')
+    assert 'data-status="queued"' in part and 'hx-trigger="every 5s"' in part
+
+
+# --- the replay page's slot ---------------------------------------------------------------
+
+
+def test_the_replay_page_of_a_finished_game_holds_the_panel(ann: Any, bob: Any, eve: Any,
+                                                            client: Any, on_commit: Any) -> None:
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location(
+        "colonia_tests_replay_support", Path(__file__).with_name("replay_support.py"))
+    support = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(support)
+    from games.engines import get_engine
+
+    variant = get_engine("newhaven").default_variants()["standard"]
+    actions = support.random_actions("newhaven", variant, 2, seed=3, rng_seed=2)
+    game = support.store_game("newhaven", variant, [ann, bob], 3, actions)
+    running = support.store_game("newhaven", variant, [ann, bob], 3, actions[:20])
+
+    client.force_login(ann)
+    html = client.get(f"/games/{running.pk}/replay/?step=3&seat=0").content.decode()
+    assert 'id="analysis-body"' not in html  # mid-game: no analysis at all
+    html = client.get(f"/games/{game.pk}/replay/?step=3&seat=0").content.decode()
+    assert 'id="analysis-start"' in html and 'hx-push-url="false"' in html
+    with on_commit():
+        r = client.post(f"/games/{game.pk}/analysis/start/", {"step": 7, "seat": "all"})
+    assert r.status_code == 302 and r["Location"].endswith("?step=7&seat=all")
+    html = client.get(r["Location"]).content.decode()
+    assert 'id="analysis-graph"' in html and 'id="analysis-move" data-step="7"' in html
+    assert f'href="/games/{game.pk}/replay/?step={len(actions)}&amp;seat=all"' in html
+    # HTMX stepping re-sends the slot with the panel at the new step.
+    html = client.get(f"/games/{game.pk}/replay/?step=9&seat=all",
+                      HTTP_HX_REQUEST="true").content.decode()
+    assert 'id="analysis-move" data-step="9"' in html
+    client.force_login(eve)  # a spectator reads it, and cannot start it again
+    html = client.get(f"/games/{game.pk}/replay/?step=9").content.decode()
+    assert 'id="analysis-graph"' in html and 'id="analysis-rerun"' not in html
