@@ -82,3 +82,31 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} game {self.game_id}: {self.rating_before} -> {self.rating_after}"
+
+
+class Preferences(models.Model):
+    """What a person wants to be told, and how."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="preferences"
+    )
+    #: E-mail when it becomes my turn in a correspondence game (on unless turned off).
+    turn_emails = models.BooleanField(
+        _("e-mail me when it is my turn in a correspondence game"), default=True
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("preferences")
+        verbose_name_plural = _("preferences")
+
+    def __str__(self) -> str:
+        return f"preferences of {self.user_id}"
+
+
+def set_turn_emails(*, user, enabled: bool) -> Preferences:
+    """Turn ``user``'s turn mails on or off (the one write of this model)."""
+    prefs, _created = Preferences.objects.update_or_create(
+        user=user, defaults={"turn_emails": enabled}
+    )
+    return prefs

@@ -18,5 +18,7 @@ urlpatterns = [
          name="password_reset_confirm"),
     path("password/reset/done/", views.PasswordResetCompleteView.as_view(),
          name="password_reset_complete"),
+    path("settings/notifications/", views.notifications, name="notifications"),
+    path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
     path("<str:username>/", views.profile, name="profile"),
 ]

@@ -7,12 +7,14 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
 from accounts import ratelimit
@@ -178,6 +180,49 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 
 class PasswordChangeDoneView(auth_views.PasswordChangeDoneView):
     template_name = "accounts/password_change_done.html"
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def notifications(request: HttpRequest) -> HttpResponse:
+    """The person's notification settings (turn e-mails of correspondence games)."""
+    from accounts.models import Preferences, set_turn_emails
+
+    if request.method == "POST":
+        set_turn_emails(user=request.user, enabled=bool(request.POST.get("turn_emails")))
+        messages.success(request, _("Your notification settings are saved."))
+        return redirect("accounts:notifications")
+    prefs = Preferences.objects.filter(user=request.user).first()
+    context = {
+        "turn_emails": prefs is None or prefs.turn_emails,
+        "has_email": bool(request.user.email),
+    }
+    return TemplateResponse(request, "accounts/notifications.html", context)
+
+
+@csrf_exempt  # the signed token is the credential; mail clients POST without a CSRF token
+@require_http_methods(["GET", "POST"])
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """The unsubscribe link of turn mails: GET asks, POST unsubscribes.
+
+    POST is RFC 8058's one-click unsubscribe too (``List-Unsubscribe-Post``): a mail
+    client posts ``List-Unsubscribe=One-Click`` here without the person's session.
+    """
+    from accounts.models import set_turn_emails
+    from games.turns.services import user_of_token
+
+    user_id = user_of_token(token)
+    person = (get_user_model()._default_manager.filter(pk=user_id).first()
+              if user_id is not None else None)
+    if person is None:
+        return TemplateResponse(request, "accounts/unsubscribe.html", {"invalid": True},
+                                status=404)
+    done = False
+    if request.method == "POST":
+        set_turn_emails(user=person, enabled=False)
+        done = True
+    return TemplateResponse(request, "accounts/unsubscribe.html",
+                            {"person": person, "done": done})
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:

@@ -202,6 +202,11 @@ def _after_commit(game: Game, *, lobby: bool, seats: list[Seat] | None = None) -
         transaction.on_commit(broadcast.lobby_updated, robust=True)
     if game.status == Game.Status.RUNNING and ai_seat_to_move(game, seats) is not None:
         transaction.on_commit(lambda: _enqueue_ai(game_id, version), robust=True)
+    if game.status == Game.Status.RUNNING:
+        # "Your turn" mails of correspondence games (games.turns): queued, never blocking.
+        from games.turns.services import notify_turn
+
+        transaction.on_commit(lambda: notify_turn(game), robust=True)
 
 
 def ai_seat_to_move(game: Game, seats: list[Seat] | None = None) -> Seat | None:

@@ -236,3 +236,11 @@ def _sweep_analyses_on_worker_start(**_kwargs: Any) -> None:
         sweep_stalled_analyses.delay()
     except Exception:
         logger.warning("could not queue the start-up sweep of stalled analyses")
+
+
+@shared_task(ignore_result=True)
+def send_turn_mails(game_id: int, version: int) -> int:
+    """Mail the people whose turn it became at ``version`` (see ``games.turns.services``)."""
+    from games.turns.services import send_turn_mails as send
+
+    return send(game_id=game_id, version=version)

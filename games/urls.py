@@ -1,6 +1,7 @@
 from django.urls import include, path
 
 from games import analysis_views, replay_views, views
+from games.turns import views as turn_views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -18,4 +19,5 @@ urlpatterns = [
     path("t/<str:token>/", views.invite, name="invite"),
     path("", include("games.chat.urls")),
     path("rules/<slug:game>/", views.rules, name="rules"),
+    path("games/waiting/", turn_views.waiting, name="waiting"),
 ]

@@ -108,6 +108,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.csp",
+                "games.turns.context_processors.turns",
             ],
         },
     },
@@ -358,6 +359,8 @@ EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 EMAIL_TIMEOUT = 10
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Colonia <noreply@localhost>")
+# The public address of the site, for links in mails sent outside a request (turn notices).
+SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000")
 
 # --- i18n -------------------------------------------------------------------------------------
 LANGUAGE_CODE = "en"

@@ -1,0 +1,143 @@
+"""Mails of correspondence games when it becomes someone's turn."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.conf import settings
+from django.core import signing
+from django.core.mail import EmailMessage
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import translation
+
+from accounts import ratelimit
+from games.models import Game, Move
+
+logger = logging.getLogger(__name__)
+
+#: The salt of unsubscribe tokens (a token unsubscribes one person from turn mails).
+UNSUBSCRIBE_SALT = "colonia.unsubscribe.turns"
+#: Correspondence: the value of the game's time control that means "days per move".
+CORRESPONDENCE = "correspondence"
+
+
+def is_correspondence(game: Game) -> bool:
+    """Whether ``game`` is played by correspondence (mails are sent for these only).
+
+    The time control belongs to the clocks (``social``); until it exists this is False
+    for every game.  Accepted shapes: ``game.is_correspondence`` (a property), or
+    ``game.time_control`` equal to ``"correspondence"`` (a string, a choice, or an
+    object with a ``kind``).
+    """
+    flag = getattr(game, "is_correspondence", None)
+    if flag is not None and not callable(flag):
+        return bool(flag)
+    control = getattr(game, "time_control", None)
+    if control is None:
+        return False
+    kind = getattr(control, "kind", control)
+    if isinstance(control, dict):
+        kind = control.get("kind") or control.get("type")
+    return str(kind).lower() == CORRESPONDENCE
+
+
+def unsubscribe_token(user: Any) -> str:
+    """A signed token that turns ``user``'s turn mails off (no log-in needed)."""
+    return signing.dumps({"u": user.pk}, salt=UNSUBSCRIBE_SALT, compress=False)
+
+
+def user_of_token(token: str) -> int | None:
+    """The user id a token was made for; ``None`` for a forged or damaged token."""
+    try:
+        data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+    except signing.BadSignature:
+        return None
+    user_id = data.get("u") if isinstance(data, dict) else None
+    return user_id if isinstance(user_id, int) else None
+
+
+def notify_turn(game: Game) -> bool:
+    """The hook after each committed change of a running game: queue the turn mails of a
+    correspondence game (a task); False when there is nothing to send or queueing fails."""
+    if game.status != Game.Status.RUNNING or not game.to_move or not is_correspondence(game):
+        return False
+    from games.tasks import send_turn_mails
+
+    try:
+        send_turn_mails.delay(game.pk, game.version)
+    except Exception as exc:  # broker down: a lost reminder, never a lost move
+        logger.warning("could not queue the turn mails of game %s (%s)", game.pk,
+                       exc.__class__.__name__)
+        return False
+    return True
+
+
+def _wants_mail(user: Any) -> bool:
+    from accounts.models import Preferences
+
+    if user is None or not user.is_active or not user.email:
+        return False
+    prefs = Preferences.objects.filter(user=user).first()
+    return prefs is None or prefs.turn_emails
+
+
+def turn_mail(game: Game, user: Any) -> EmailMessage:
+    """The "your turn" mail of ``game`` for ``user`` (RFC 8058 one-click unsubscribe)."""
+    from games.summaries import game_label
+
+    base = settings.SITE_URL.rstrip("/")
+    unsubscribe = base + reverse("accounts:unsubscribe", args=[unsubscribe_token(user)])
+    context = {
+        "user": user,
+        "game_label": game_label(game),
+        "game_id": game.pk,
+        "play_url": base + reverse("play", args=[game.pk]),
+        "settings_url": base + reverse("accounts:notifications"),
+        "unsubscribe_url": unsubscribe,
+    }
+    with translation.override(settings.LANGUAGE_CODE):
+        subject = " ".join(render_to_string("games/mail/turn_subject.txt", context).split())
+        body = render_to_string("games/mail/turn_body.txt", context)
+    return EmailMessage(
+        subject=subject,
+        body=body,
+        to=[user.email],
+        headers={
+            "List-Unsubscribe": f"<{unsubscribe}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+            "Auto-Submitted": "auto-generated",
+        },
+    )
+
+
+def send_turn_mails(*, game_id: int, version: int) -> int:
+    """Mail the people who became the ones to move at ``version`` (once each); how many.
+
+    Nothing when the game has moved on since (they may have played already), for a seat
+    that keeps the turn it just played (its own turn continues), or for people who turned
+    the mails off or have no address.
+    """
+    game = Game.objects.filter(pk=game_id).first()
+    if (game is None or game.version != version or game.status != Game.Status.RUNNING
+            or not is_correspondence(game)):
+        return 0
+    last = Move.objects.filter(game=game).order_by("-seq").values_list("seat", flat=True).first()
+    sent = 0
+    for seat in game.seats.filter(index__in=game.to_move, user__isnull=False).select_related(
+        "user"
+    ):
+        if seat.index == last or not _wants_mail(seat.user):
+            continue
+        if not ratelimit.first_in_window(f"turnmail:{game.pk}:{seat.index}:{version}",
+                                         window=7 * 24 * 3600):
+            continue  # a redelivered task: this mail went out already
+        try:
+            turn_mail(game, seat.user).send()
+        except Exception:
+            logger.warning("could not send the turn mail of game %s to seat %s", game.pk,
+                           seat.index, exc_info=True)
+            continue
+        sent += 1
+    return sent

@@ -1,0 +1,206 @@
+""""Your turn": the games waiting for me (page, nav count), the play page's hooks for the
+tab title and notifications, and the mails of correspondence games with their one-click
+unsubscribe."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.core import mail
+from django.core.cache import cache
+from django.test import Client, override_settings
+from django.urls import reverse
+
+from accounts.models import Preferences, set_turn_emails
+from games.models import Game
+from games.services import create_game, join_game, submit_action
+from games.turns import services as turns
+from games.turns.selectors import waiting_count, waiting_games
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def clear_cache():
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def table(variant, ann, bob) -> Game:
+    game = create_game(creator=ann, variant=variant, seats=[{"type": "human"}, {"type": "human"}])
+    join_game(game=game, user=bob)
+    game.refresh_from_db()
+    assert game.to_move == [0]
+    return game
+
+
+@pytest.fixture
+def correspondence(monkeypatch):
+    """Every game counts as a correspondence game (the clocks' time control)."""
+    monkeypatch.setattr(turns, "is_correspondence", lambda game: True)
+
+
+@pytest.fixture
+def with_emails(ann, bob):
+    for user in (ann, bob):
+        user.email = f"{user.username}@example.org"
+        user.save()
+
+
+def play(game: Game, user, seat: int, key: str) -> Game:
+    game.refresh_from_db()
+    return submit_action(game=game, user=user, seat=seat, action={"play": 0},
+                         version=game.version, key=key)
+
+
+# --- the list and the nav ---------------------------------------------------------------------
+
+
+def test_waiting_games_and_count(table, variant, ann, bob, make_user):
+    other = create_game(creator=bob, variant=variant,
+                        seats=[{"type": "human"}, {"type": "human"}])
+    join_game(game=other, user=ann)  # bob (seat 0) to move there
+    assert waiting_count(ann) == 1 and [g.game.pk for g in waiting_games(ann)] == [table.pk]
+    assert waiting_count(bob) == 1 and [g.game.pk for g in waiting_games(bob)] == [other.pk]
+    play(table, ann, 0, "k1")
+    assert waiting_count(ann) == 0 and waiting_count(bob) == 2
+    assert waiting_count(make_user("nobody")) == 0
+
+
+def test_nav_count_and_waiting_page(client, table, ann, bob):
+    client.force_login(ann)
+    html = client.get(reverse("lobby")).content.decode()
+    assert re.search(r'id="turn-count"[^>]*>1</span>', html)
+    page = client.get(reverse("waiting")).content.decode()
+    assert f'data-game="{table.pk}"' in page
+    client.force_login(bob)
+    assert 'id="turn-count"' not in client.get(reverse("lobby")).content.decode()
+    assert 'id="no-waiting"' in client.get(reverse("waiting")).content.decode()
+
+
+def test_waiting_page_needs_a_login(client):
+    response = client.get(reverse("waiting"))
+    assert response.status_code == 302 and reverse("accounts:login") in response["Location"]
+
+
+def test_play_page_carries_the_turn_hooks(client, table, ann, make_user):
+    client.force_login(ann)
+    html = client.get(reverse("play", args=[table.pk])).content.decode()
+    assert 'data-turn-title="Your move!"' in html and "favicon-turn.svg" in html
+    assert 'id="notify-turns"' in html and "js/table.js" in html
+    client.force_login(make_user("watcher"))
+    html = client.get(reverse("play", args=[table.pk])).content.decode()
+    assert 'id="notify-turns"' not in html
+
+
+# --- mails ------------------------------------------------------------------------------------
+
+
+def test_correspondence_move_mails_the_next_player(table, ann, bob, correspondence, with_emails,
+                                                   on_commit):
+    with on_commit():
+        play(table, ann, 0, "k1")
+    assert len(mail.outbox) == 1
+    message = mail.outbox[0]
+    assert message.to == ["bob@example.org"]
+    assert f"#{table.pk}" in message.subject and "your turn" in message.subject
+    assert f"http://localhost:8000/games/{table.pk}/" in message.body
+    unsubscribe = message.extra_headers["List-Unsubscribe"]
+    assert unsubscribe.startswith("<http://localhost:8000/accounts/unsubscribe/")
+    assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    assert unsubscribe.strip("<>") in message.body
+    token = unsubscribe.strip("<>").rstrip("/").rsplit("/", 1)[1]
+    assert turns.user_of_token(token) == bob.pk
+
+
+def test_start_of_a_correspondence_game_mails_the_first_player(variant, ann, bob, correspondence,
+                                                               with_emails, on_commit):
+    game = create_game(creator=ann, variant=variant,
+                       seats=[{"type": "human"}, {"type": "human"}])
+    with on_commit():
+        join_game(game=game, user=bob)
+    assert [m.to for m in mail.outbox] == [["ann@example.org"]]
+
+
+def test_no_mail_for_other_games(table, ann, with_emails, on_commit):
+    with on_commit():
+        play(table, ann, 0, "k1")
+    assert mail.outbox == []
+
+
+def test_no_mail_without_address_or_when_turned_off(table, ann, bob, correspondence, on_commit):
+    with on_commit():
+        play(table, ann, 0, "k1")  # bob has no address
+    assert mail.outbox == []
+    bob.email = "bob@example.org"
+    bob.save()
+    set_turn_emails(user=bob, enabled=False)
+    table.refresh_from_db()
+    assert turns.send_turn_mails(game_id=table.pk, version=table.version) == 0
+    assert mail.outbox == []
+
+
+def test_a_redelivered_or_stale_task_sends_nothing_more(table, ann, bob, correspondence,
+                                                        with_emails):
+    play(table, ann, 0, "k1")
+    table.refresh_from_db()
+    assert turns.send_turn_mails(game_id=table.pk, version=table.version) == 1
+    assert turns.send_turn_mails(game_id=table.pk, version=table.version) == 0
+    assert turns.send_turn_mails(game_id=table.pk, version=table.version - 1) == 0
+    assert len(mail.outbox) == 1
+
+
+def test_is_correspondence_shapes():
+    class Control:
+        kind = "correspondence"
+
+    assert not turns.is_correspondence(Game())
+    for shape in ("correspondence", "Correspondence", Control(), {"kind": "correspondence"}):
+        game = Game()
+        game.time_control = shape
+        assert turns.is_correspondence(game), shape
+    game = Game()
+    game.time_control = "5+3"
+    assert not turns.is_correspondence(game)
+
+
+# --- unsubscribe and settings -----------------------------------------------------------------
+
+
+def test_one_click_unsubscribe_without_session_or_csrf(bob):
+    token = turns.unsubscribe_token(bob)
+    client = Client(enforce_csrf_checks=True)
+    url = reverse("accounts:unsubscribe", args=[token])
+    page = client.get(url)
+    assert page.status_code == 200 and 'id="confirm-unsubscribe"' in page.content.decode()
+    assert not Preferences.objects.filter(user=bob).exists()  # a GET changes nothing
+    response = client.post(url, {"List-Unsubscribe": "One-Click"})
+    assert response.status_code == 200 and 'id="unsubscribed"' in response.content.decode()
+    assert Preferences.objects.get(user=bob).turn_emails is False
+
+
+@pytest.mark.parametrize("token", ["nonsense", "eyJ1IjoxfQ:forged"])
+def test_forged_unsubscribe_tokens_are_refused(client, token, bob):
+    assert client.post(reverse("accounts:unsubscribe", args=[token])).status_code == 404
+    assert not Preferences.objects.exists()
+
+
+@override_settings(SITE_URL="https://colonia.example")
+def test_mail_links_use_the_site_url(table, bob, with_emails):
+    message = turns.turn_mail(table, bob)
+    assert "https://colonia.example/games/" in message.body
+    assert message.extra_headers["List-Unsubscribe"].startswith("<https://colonia.example/")
+
+
+def test_notification_settings_page(client, ann):
+    client.force_login(ann)
+    url = reverse("accounts:notifications")
+    html = client.get(url).content.decode()
+    assert 'id="id_turn_emails" checked' in html and 'id="no-email"' in html
+    assert client.post(url, {}).status_code == 302
+    assert Preferences.objects.get(user=ann).turn_emails is False
+    client.post(url, {"turn_emails": "on"})
+    assert Preferences.objects.get(user=ann).turn_emails is True
