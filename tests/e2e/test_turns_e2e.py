@@ -70,3 +70,36 @@ def test_tab_title_and_favicon_change_when_it_becomes_my_turn(browser, live_url)
     page.goto(live_url + "/games/waiting/")
     assert page.inner_text("#turn-count") == "1"
     assert page.locator(f"#waiting-games [data-game='{game_id}']").count() == 1
+
+
+def test_browser_notifications_are_opt_in(browser, live_url):
+    """The "Notify me" button asks for the permission and remembers the choice."""
+    context = browser.new_context()
+    context.grant_permissions(["notifications"], origin=live_url)
+    page = context.new_page()
+    page.goto(live_url + "/accounts/signup/")
+    page.fill("#id_username", "cleo_turns")
+    page.fill("#id_password1", PASSWORD)
+    page.fill("#id_password2", PASSWORD)
+    page.click("form button[type=submit]")
+    page.wait_for_url("**/lobby/")
+    page.select_option("#id_num_players", "2")
+    page.select_option("#id_seat_1", "open")
+    page.click("#create-table button[type=submit]")
+    page.wait_for_selector("#table-waiting")
+    button = page.locator("#notify-turns")
+    button.wait_for(state="visible", timeout=TIMEOUT)
+    assert button.get_attribute("aria-pressed") == "false"
+    off_text = button.inner_text()
+    button.click()
+    page.wait_for_function(
+        "() => document.getElementById('notify-turns').getAttribute('aria-pressed') === 'true'",
+        timeout=TIMEOUT)
+    assert button.inner_text() != off_text
+    page.reload()  # remembered in this browser
+    page.wait_for_function(
+        "() => document.getElementById('notify-turns').getAttribute('aria-pressed') === 'true'",
+        timeout=TIMEOUT)
+    button.click()
+    assert button.get_attribute("aria-pressed") == "false"
+    context.close()
