@@ -338,7 +338,10 @@ class NouvelleFranceEngine:
           in the box that way.
         * ``level1_fill_at_first_storm``: the share of footprint cells with a cube on
           level 1 when the 1st storm came, for the least full site, and
-          ``level1_fill_at_first_storm_<site>`` for each site.
+          ``level1_fill_at_first_storm_<site>`` for each site; the same by the stick
+          the site was dealt, ``level1_fill_at_first_storm_stick_<stick>`` (the bots
+          fill level 1 by the stick's symbol there, not by the footprint); and
+          ``pieces_placed_at_first_storm``, ``bonus_pieces_placed_at_first_storm``.
         * ``sites_completed`` (characters taken); ``fill_at_end``: cubes over capacity
           (cells x height limit) at the end, all sites; ``level_k_fill_at_end``: the
           share of cells with a cube on level k at the end; ``huron_uses``.
@@ -353,6 +356,7 @@ class NouvelleFranceEngine:
         level1 = [set() for _ in cv.sites]
         fill_at_storm: list[float] | None = None
         placed = bonus_placed = removed = huron = 0
+        placed_at_storm = (0, 0)
         for event in events:
             kind = event["type"]
             if kind in ("placed", "bonus_placed"):
@@ -374,6 +378,7 @@ class NouvelleFranceEngine:
                             len(cells) / len(site.cells)
                             for cells, site in zip(level1, cv.sites, strict=True)
                         ]
+                        placed_at_storm = (placed, bonus_placed)
                     period = storm["storm"]
                 if event["card"] is not None:
                     drawn[period] += 1
@@ -391,6 +396,10 @@ class NouvelleFranceEngine:
             figures["level1_fill_at_first_storm"] = min(fill_at_storm)
             for site, fill in zip(cv.sites, fill_at_storm, strict=True):
                 figures[f"level1_fill_at_first_storm_{site.name}"] = fill
+            for stick, fill in zip(s.sticks, fill_at_storm, strict=True):
+                figures[f"level1_fill_at_first_storm_stick_{cv.stick_names[stick]}"] = fill
+            figures["pieces_placed_at_first_storm"] = placed_at_storm[0]
+            figures["bonus_pieces_placed_at_first_storm"] = placed_at_storm[1]
         figures["sites_completed"] = sum(1 for h in s.holders if h >= 0)
         capacity = sum(len(site.cells) * site.height_limit for site in cv.sites)
         figures["fill_at_end"] = sum(len(c) for c in s.cubes) / capacity

@@ -75,6 +75,46 @@ the 2nd storm, 0.121 after it), ``level1_fill_at_first_storm`` 0.118 (per site: 
 0.476, mill 0.466, redoubt 0.481), ``sites_completed`` 1.33, ``fill_at_end`` 0.682,
 30.4 building pieces placed of 33.7 drawn, 43.4 turns.  Variant ``simple`` uses the
 same footprints.
+
+Step 3 (issue 8), why the least full site stays far below half, on the chosen data.
+The command above, 200 games, with the figures by stick and at the 1st storm:
+
+* The 1st storm comes with pile 2, after pile 1's 11 cards and on average 2.5 more,
+  in turn 24-25: by then the greedy players have placed 11.6 building pieces and all
+  12 of their bonus pieces (they score at once), about 82 cubes for 86 level-1 cells,
+  and about 41 of those cubes (half) stand on level 1.
+* Which site stays empty is decided by the stick it was dealt, not by its footprint:
+  level-1 fill at the 1st storm of the site with stick B (``x2`` on level 1) 0.948,
+  stick C (``-``) 0.331, stick A (``+``) 0.143 (max 0.47 in 200 games).  On A's site
+  level 2 scores ``x2``, so the bot stands pieces upright on one or two ground cubes to
+  get three cubes onto level 2 (40 games: 4.2 cubes on level 1, 6.1 on level 2, 5.3 on
+  level 3, from 3.1 pieces and some bonus pieces); on C's site it keeps its own cubes
+  off the ``-`` level.  The least full site of a game is A's in 4 games of 5 and C's in
+  the others: mean 0.118, max 0.30, so not one of the 200 games had every site half
+  full.  A's site would need three times the level-1 cubes the bot gives it.
+* Footprints do not move it (60 games each, ``seed=1000``): at 86 cells, moving cells
+  between the sites (rings 12x4, 13x3, 9x6, 8x6 with 8x8, 10x6, 7x7, 7x6 and arms of
+  15..20) keeps the least full site at 0.098-0.130 and every per-site mean at 0.44-0.50;
+  fewer cells raise the per-site means slowly and the unplaceable share fast: rings
+  12x4, 10x6, arms 14 (84 cells) 0.052 unplaceable, per-site 0.45-0.50; rings 11x4,
+  9x6, arms 14 (80 cells) 0.079, per-site 0.46-0.53; rings 9x6, 7x7, arms 13 (76
+  cells) 0.136, per-site 0.51-0.53.
+* Nor does the reading of the metric: ``level1_fill_at_first_storm`` (the least full
+  site of each game, averaged over the games) is the sentence's "every site", game by
+  game.  The laxer reading, each site's fill averaged over the games (stick luck
+  averaged out), is no more reachable together with the 5 %: it needs fewer than
+  about 80 cells, where 8 % or more of the pieces drawn are unplaceable.
+* Nor do the greedy bot's tie-breaks: of 145 greedy decisions before the 1st storm (6
+  games), 90 had several best actions, but only 10 of those ties mixed actions with a
+  different number of cubes on level 1; the bot picks by value, and no tie-break can
+  add the ~10 level-1 cubes per game that A's site lacks.
+
+So "level 1 of every site is at least half full at the 1st storm" cannot hold for this
+bot together with "at most 5 % unplaceable"; the data stays as chosen in step 2 (it
+meets the 5 %), the level-1 figure is reported and its test is a strict xfail.  The
+spec change proposed for issue 8: "on average over the games, level 1 of each site is
+at least 40 % full at the 1st storm" (now 0.466-0.481), which judges the footprints
+without the luck of the sticks.
 """
 
 from __future__ import annotations

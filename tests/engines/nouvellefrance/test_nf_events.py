@@ -288,6 +288,16 @@ def test_figures_of_a_finished_game() -> None:
         figures[f"level1_fill_at_first_storm_{site}"] for site in ("church", "mill", "redoubt")
     )
     assert figures["sites_completed"] == sum(1 for h in final.holders if h >= 0)
+    # the same fills by the stick each site was dealt (the bots fill level 1 by it)
+    cv = final.compiled
+    for i, site in enumerate(cv.sites):
+        stick = cv.stick_names[final.sticks[i]]
+        assert (
+            figures[f"level1_fill_at_first_storm_stick_{stick}"]
+            == figures[f"level1_fill_at_first_storm_{site.name}"]
+        )
+    assert 0 < figures["pieces_placed_at_first_storm"] <= figures["pieces_placed"]
+    assert 0 <= figures["bonus_pieces_placed_at_first_storm"] <= figures["bonus_pieces_placed"]
     assert all(isinstance(v, int | float) for v in figures.values())
 
 
@@ -317,3 +327,9 @@ def test_level1_fill_counts_the_cells_covered_when_the_first_storm_comes() -> No
     assert figures["level1_fill_at_first_storm_mill"] == pytest.approx(covered / len(mill.cells))
     assert figures["level1_fill_at_first_storm_church"] == 0
     assert figures["level1_fill_at_first_storm"] == 0
+    mill_stick = final.compiled.stick_names[final.sticks[1]]
+    assert figures[f"level1_fill_at_first_storm_stick_{mill_stick}"] == pytest.approx(
+        covered / len(mill.cells)
+    )
+    assert figures["pieces_placed_at_first_storm"] == 0
+    assert figures["bonus_pieces_placed_at_first_storm"] == 1
