@@ -36,7 +36,6 @@ from typing import Any
 from .bots import greedy_action, random_action
 from .ismcts import SearchParams, SearchResult, search
 from .knowledge import GameKnowledge, GenericKnowledge, get_knowledge, register_knowledge
-from .ratings import level_rating
 
 Action = Any
 State = Any
@@ -133,6 +132,13 @@ def choose_action(
         time_limit=spec.time_limit if seconds is None else seconds,
         seed=seed, params=spec.params,
     ).action
+
+
+def level_rating(game: str, level: str) -> tuple[float, float]:
+    """OpenSkill (mu, sigma) of an AI level in a game, from ``ai/ratings.json``."""
+    from .ratings import level_rating as stored
+
+    return stored(game, level)
 
 
 def level_budget(engine: Any, level: Level) -> int:

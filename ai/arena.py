@@ -167,10 +167,18 @@ def main(argv: list[str] | None = None) -> None:
         help="sweep settings for the new search levels: 'exploration=0.5,k.playout_sample=3' "
         "(SearchParams fields; k.NAME sets the game knowledge's attribute)",
     )
+    parser.add_argument(
+        "--scale", type=float, default=1.0,
+        help="multiply every search level's iteration budget (ladders on a busy machine)",
+    )
     args = parser.parse_args(argv)
+    if args.jobs > 1 and (args.tune or args.scale != 1.0):
+        parser.error("--tune and --scale change this process only: use them with --jobs 1")
     engine = load_engine(args.game)
     if args.tune:
         apply_tuning(engine, args.tune)
+    if args.scale != 1.0:
+        scale_levels(args.scale)
 
     bots = args.bots.split(",")
     for bot in bots:
@@ -205,6 +213,22 @@ def main(argv: list[str] | None = None) -> None:
     print(f"game={args.game} variant={args.variant} lineup={','.join(lineup)} "
           f"seeds={args.seed}..{args.seed + rounds - 1} wall={time.perf_counter() - started:.0f}s")
     print(format_table(tally(records), len(records), args.players), flush=True)
+
+
+def scale_levels(scale: float) -> None:
+    """Multiply the iteration budget of every level, new and frozen, by ``scale``."""
+    import dataclasses
+
+    import ai
+
+    from .frozen_v1 import LEVELS_V1
+
+    ai.LEVELS = {
+        key: dataclasses.replace(lv, iterations=max(1, round(lv.iterations * scale)))
+        for key, lv in ai.LEVELS.items()
+    }
+    for key, (iterations, guard) in list(LEVELS_V1.items()):
+        LEVELS_V1[key] = (max(1, round(iterations * scale)), guard)
 
 
 def apply_tuning(engine: Any, spec: str) -> None:

@@ -52,6 +52,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--variant", default="standard")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--frozen", action="store_true", help="time the frozen v1 search")
     args = parser.parse_args(argv)
 
     engine = load_engine(args.game)
@@ -64,16 +65,23 @@ def main(argv: list[str] | None = None) -> None:
     guarded = 0
     for index, (state, seat) in enumerate(positions):
         started = time.perf_counter()
-        result = search(
-            engine, state, seat, budget, time_limit=level.time_limit, seed=index,
-            params=level.params,
-        )
+        if args.frozen:
+            from .frozen_v1.ismcts import search as search_v1
+
+            result = search_v1(engine, state, seat, budget, time_limit=level.time_limit,
+                               seed=index)
+        else:
+            result = search(
+                engine, state, seat, budget, time_limit=level.time_limit, seed=index,
+                params=level.params,
+            )
         elapsed = time.perf_counter() - started
         times.append(elapsed)
         rates.append(result.iterations / elapsed)
         guarded += result.iterations < budget
     print(
-        f"{args.game} {args.variant} players={args.players} level={args.level} "
+        f"{args.game} {args.variant} players={args.players} level={args.level}"
+        f"{' (frozen v1 search)' if args.frozen else ''} "
         f"budget={budget} guard={level.time_limit}s positions={len(positions)}: "
         f"{statistics.mean(rates):.0f} iterations/s (median {statistics.median(rates):.0f}), "
         f"{statistics.mean(times):.3f} s/move (max {max(times):.3f}), "

@@ -263,15 +263,16 @@ class StrongNewHavenKnowledge(NewHavenKnowledge):
       placed, the turn's builds and the others' share are played by ``followup``,
       and the evaluator judges the result (hand, village fit, what was left for
       the others all count), after a cheap marker-count pre-filter;
-    * ``followup`` plays builds (best line progress, face up first) so the tree
-      branches on harvests and draws, not on every build;
+    * ``followup`` plays builds below the root (the playouts' cheap choice) so the
+      tree branches on harvests and draws, not on every build;
     * ``action_keys`` names another seat's harvest by the tile's squares as placed
       (what everyone sees), not by its index in a hand the searcher cannot see;
     * playouts pick the better of a few sampled harvests; the evaluator reads a
       seat's view (cheaper than a spectator's) and its weights are parameters.
     """
 
-    rollout_depth: int | None = 24
+    #: Shorter playouts than v1's 24: the learned evaluator does the rest (ai/tuning).
+    rollout_depth: int | None = 8
     #: Iterations per sampled world: New Haven's determinize costs ~0.7 ms, an iteration ~1 ms.
     world_reuse: int = 4
     #: Harvests a root ranking evaluates fully (the rest keep the marker order).
@@ -283,9 +284,21 @@ class StrongNewHavenKnowledge(NewHavenKnowledge):
     marker_weight: float = 0.1
 
     def evaluate(self, engine: Any, state: State) -> list[float]:
-        """Scores plus unfinished-line potential, hand and markers (softmax over seats)."""
+        """Scores plus unfinished-line potential, hand and markers (softmax over seats).
+
+        With ``learned`` (and fitted weights) the estimates are the predicted final
+        scores of :meth:`features`.
+        """
         if engine.is_over(state):
             return terminal_values(engine, state)
+        if self.learned:
+            weights = self._weights()
+            if weights:
+                predicted = [
+                    sum(w * x for w, x in zip(weights, feats, strict=True))
+                    for feats in self.features(engine, state)
+                ]
+                return softmax_values(predicted, self.learned_temperature)
         rules = self.rules(engine, state)
         movers = engine.to_move(state)
         view = engine.observe(state, movers[0] if movers else 0)
@@ -304,10 +317,84 @@ class StrongNewHavenKnowledge(NewHavenKnowledge):
             estimates[active] += self.marker_weight * sum(markers.values())
         return softmax_values(estimates, self.temperature)
 
+    #: Names of :meth:`features` (the learned evaluator's inputs, see :mod:`ai.learn`).
+    feature_names: tuple[str, ...] = (
+        "bias", "score", "rows_sq", "cols_sq", "rows_up_sq", "cols_up_sq", "hand",
+        "rows_sq_left", "cols_sq_left", "hand_left", "left", "markers",
+    )
+    #: Use ``ai/weights/newhaven.json`` (fitted by ``python -m ai.learn``) when present.
+    learned: bool = True
+    #: Softmax temperature (points) of the learned final-score predictions.
+    learned_temperature: float = 3.0
+
+    def features(self, engine: Any, state: State) -> list[list[float]]:
+        """Per seat: public features of its village, hand and score (rule-data driven)."""
+        rules = self.rules(engine, state)
+        movers = engine.to_move(state)
+        view = engine.observe(state, movers[0] if movers else 0)
+        n = view["num_players"]
+        total_turns = max(1, view["turns_per_player"] * n)
+        left = max(0.0, 1.0 - view["turn"] / total_turns)
+        markers = sum((view.get("markers") or {}).values())
+        active = view.get("active")
+        cols, rows = rules.cols, rules.rows
+        out = []
+        for seat, player in enumerate(view["players"]):
+            village = player["village"]
+            r_sq = r_up = c_sq = c_up = 0.0
+            for i, row in enumerate(village):
+                filled = [b for b in row if b is not None]
+                k = len(filled)
+                if 0 < k < cols:
+                    x = rules.row_values[i] * (k / cols) ** 2
+                    r_sq += x
+                    if all(b["face_up"] for b in filled):
+                        r_up += x
+            for j, value in enumerate(rules.col_values):
+                filled = [row[j] for row in village if row[j] is not None]
+                k = len(filled)
+                if 0 < k < rows:
+                    x = value * (k / rows) ** 2
+                    c_sq += x
+                    if all(b["face_up"] for b in filled):
+                        c_up += x
+            hand = float(player["buildings_in_hand"])
+            out.append([
+                1.0, float(player["score"]), r_sq, c_sq, r_up, c_up, hand,
+                r_sq * left, c_sq * left, hand * left, left,
+                float(markers) if seat == active else 0.0,
+            ])
+        return out
+
+    def _weights(self) -> list[float] | None:
+        cached = getattr(self, "_loaded", None)
+        if cached is None:
+            import json
+            from pathlib import Path
+
+            path = Path(__file__).with_name("weights") / "newhaven.json"
+            data = json.loads(path.read_text()) if path.exists() else None
+            ok = data is not None and data["features"] == list(self.feature_names)
+            cached = self._loaded = (data["weights"] if ok else [],)
+        return cached[0] or None
+
     def followup(
         self, engine: Any, state: State, seat: int, actions: Sequence[Action], rng: random.Random
     ) -> Action | None:
-        """The build (or end of building) a turn's close takes; ``None`` for other decisions."""
+        """The build (or end of building) a turn's close takes; ``None`` for other decisions.
+
+        In the tree this is the playout's cheap build choice (face up first, dearest
+        space); ``careful_followup`` (the root prior's) weighs line progress too.
+        """
+        kind = actions[0][0]
+        if kind not in ("build", "end_build", "pass"):
+            return None
+        return NewHavenKnowledge.rollout_policy(self, engine, state, seat, actions, rng)
+
+    def careful_followup(
+        self, engine: Any, state: State, seat: int, actions: Sequence[Action], rng: random.Random
+    ) -> Action | None:
+        """``followup`` choosing the build with the best line progress (reads a view)."""
         kind = actions[0][0]
         if kind not in ("build", "end_build", "pass"):
             return None
@@ -354,7 +441,7 @@ class StrongNewHavenKnowledge(NewHavenKnowledge):
                     break
                 actor = movers[0]
                 legal = engine.legal_actions(world, actor)
-                step = self.followup(engine, world, actor, legal, rng) if legal else None
+                step = self.careful_followup(engine, world, actor, legal, rng) if legal else None
                 if step is None:
                     break
                 world = engine.apply(world, actor, step)

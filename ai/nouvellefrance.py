@@ -126,6 +126,24 @@ class StrongNouvelleFranceKnowledge(NouvelleFranceKnowledge):
     storm_weight: float = 0.8
     #: Points per ally still ready.
     ally_weight: float = 1.0
+    #: Placements ``followup`` samples below the root (0: no macro placements).  Off:
+    #: in the arena (ai/tuning/README.md) macro placements lost to the v1 search.
+    followup_sample: int = 0
+
+    def followup(
+        self, engine: Any, state: State, seat: int, actions: Sequence[Action], rng: random.Random
+    ) -> Action | None:
+        """Below the root, a forced placement is the best of a sample by immediate points.
+
+        The tree then branches on cards, copies and allies, and the budget is not
+        split over a hundred placements at every level.
+        """
+        if self.followup_sample <= 0 or actions[0][0] not in _PLACING:
+            return None
+        if any(a[0] not in _PLACING for a in actions):
+            return None  # an optional bonus piece: the tree decides
+        sample = rng.sample(actions, min(self.followup_sample, len(actions)))
+        return max(sample, key=lambda a: _points_after(engine, state, seat, a))
 
     def evaluate(self, engine: Any, state: State) -> list[float]:
         """Scores plus pending storm points, characters held and ready allies."""

@@ -2,10 +2,12 @@
 
 ``level_rating(game, level) -> (mu, sigma)`` reads ``ai/ratings.json``; the site's
 ratings use it to place AI seats on the players' scale.  The numbers come from
-``python -m ai.ratings --game newhaven --games 40 --scale 0.1`` (a seat-swapped
-2-player round robin of every level, each game rated in turn with the Weng–Lin
-Plackett–Luce model that OpenSkill implements, default mu 25, sigma 25/3); the
-file records the command, the budgets and whether the numbers are provisional.
+arena games rated one by one with the Weng–Lin Plackett–Luce model that
+OpenSkill implements (default mu 25, sigma 25/3): either a fresh seat-swapped
+round robin (``python -m ai.ratings --game newhaven --games 40 --scale 0.1``) or
+the progress logs of arena runs already played (``python -m ai.ratings --game
+newhaven --from-logs run1.err run2.err --write``).  The file records the command,
+the budgets and whether the numbers are provisional.
 Pure standard library: the update is the model's few lines, not a dependency.
 """
 
@@ -15,6 +17,7 @@ import argparse
 import itertools
 import json
 import math
+import re
 import time
 from functools import cache
 from pathlib import Path
@@ -91,7 +94,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=500)
     parser.add_argument("--levels", default=",".join(LEVEL_NAMES))
     parser.add_argument("--write", action="store_true", help="store in ai/ratings.json")
+    parser.add_argument("--from-logs", nargs="*", default=None,
+                        help="rate the games in these arena progress logs (stderr) instead")
+    parser.add_argument("--note", default="", help="budgets etc., stored with the table")
     args = parser.parse_args(argv)
+    if args.from_logs is not None:
+        _write(args, _rate_logs(args.from_logs), argv)
+        return
 
     import dataclasses
 
@@ -126,6 +135,10 @@ def main(argv: list[str] | None = None) -> None:
              "win_rate": round(wins[lv][0] / max(1, wins[lv][1]), 3)}
         for lv, (m, s) in table.items()
     }
+    _write(args, result, argv)
+
+
+def _write(args: argparse.Namespace, result: dict, argv: list[str] | None) -> None:
     command = "python -m ai.ratings " + " ".join(argv if argv is not None else _argv())
     print(json.dumps(result, indent=2))
     if args.write:
@@ -134,7 +147,46 @@ def main(argv: list[str] | None = None) -> None:
         data.setdefault("commands", {})[args.game] = command
         data.setdefault("provisional", {})[args.game] = False
         data.setdefault("budget_scale", {})[args.game] = args.scale
+        if args.note:
+            data.setdefault("notes", {})[args.game] = args.note
         PATH.write_text(json.dumps(data, indent=2) + "\n")
+
+
+_LINE = re.compile(
+    r"bots (?P<bots>\S+) shares \[(?P<shares>[^\]]*)\] scores \[(?P<scores>[^\]]*)\]"
+)
+
+
+def _rate_logs(paths: list[str]) -> dict:
+    """Rate every game of the arena logs, in order; winners first, then by score."""
+    table: dict[str, tuple[float, float]] = {}
+    wins: dict[str, list[float]] = {}
+    for path in paths:
+        for line in Path(path).read_text().splitlines():
+            match = _LINE.search(line)
+            if not match:
+                continue
+            bots = match["bots"].split(",")
+            shares = [float(x) for x in match["shares"].split(",")]
+            scores = [float(x) for x in match["scores"].split(",")]
+            order = sorted({(-sh, -sc) for sh, sc in zip(shares, scores, strict=True)})
+            ranks = [order.index((-sh, -sc)) for sh, sc in zip(shares, scores, strict=True)]
+            current = [table.get(b, (MU, SIGMA)) for b in bots]
+            # One bot in several seats (1 vs N-1 copies): rate each seat, keep the mean.
+            new = rate(current, ranks)
+            merged: dict[str, list[tuple[float, float]]] = {}
+            for b, r, share in zip(bots, new, shares, strict=True):
+                merged.setdefault(b, []).append(r)
+                w = wins.setdefault(b, [0.0, 0])
+                w[0] += share
+                w[1] += 1
+            for b, rs in merged.items():
+                table[b] = (sum(m for m, _ in rs) / len(rs), min(s for _, s in rs))
+    return {
+        lv: {"mu": round(m, 2), "sigma": round(s, 2), "games": int(wins[lv][1]),
+             "win_rate": round(wins[lv][0] / max(1, wins[lv][1]), 3)}
+        for lv, (m, s) in sorted(table.items(), key=lambda kv: kv[1][0])
+    }
 
 
 def _argv() -> list[str]:

@@ -12,6 +12,7 @@ import random
 import pytest
 
 import ai
+import ai.learn
 from ai.arena import main as arena_main
 from ai.arena import play_game
 from ai.ismcts import search
@@ -158,3 +159,56 @@ def test_level_rating_reads_the_stored_table():
     assert ai.level_rating("some-new-game", "hard")[0] > 0
     with pytest.raises(KeyError, match="known"):
         level_rating("newhaven", "grandmaster")
+
+
+def test_least_squares_fit_recovers_known_weights():
+    from ai.learn import fit, solve
+
+    assert solve([[2.0, 1.0], [1.0, 3.0]], [5.0, 10.0]) == pytest.approx([1.0, 3.0])
+    rng = random.Random(4)
+    rows = [[1.0, rng.random(), rng.random()] for _ in range(200)]
+    targets = [2.0 + 3.0 * x1 - 1.5 * x2 for _b, x1, x2 in rows]
+    assert fit(rows, targets, ridge=1e-9) == pytest.approx([2.0, 3.0, -1.5], abs=1e-6)
+
+
+def test_learned_features_are_public_and_named():
+    """Features come from public information: equal for worlds the seat cannot tell apart."""
+    engine = load("newhaven")
+    knowledge = search_knowledge(engine)
+    for index, (state, seat) in enumerate(positions(engine, 3, 5, seed=41)):
+        feats = knowledge.features(engine, state)
+        assert len(feats) == 3
+        assert all(len(f) == len(knowledge.feature_names) for f in feats)
+        world = engine.determinize(state, seat, random.Random(index))
+        assert knowledge.features(engine, world) == feats
+
+
+def test_nouvelle_france_followup_places_only_when_forced(monkeypatch):
+    engine = load("nouvellefrance")
+    knowledge = search_knowledge(engine)
+    assert knowledge.followup(engine, None, 0, [("place", 0, 0, 0, 0)], random.Random(1)) is None
+    monkeypatch.setattr(knowledge, "followup_sample", 12)
+    rng = random.Random(2)
+    forced = 0
+    for state, seat in positions(engine, 2, 40, seed=8):
+        legal = engine.legal_actions(state, seat)
+        step = knowledge.followup(engine, state, seat, legal, rng)
+        if all(a[0] in ("place", "bonus") for a in legal):
+            forced += 1
+            assert step in legal
+        else:
+            assert step is None
+    assert forced >= 3
+
+
+def test_the_versioned_weights_match_the_features_and_are_used(monkeypatch):
+    engine = load("newhaven")
+    knowledge = search_knowledge(engine)
+    stored = json.loads((ai.learn.WEIGHTS / "newhaven.json").read_text())
+    assert stored["features"] == list(knowledge.feature_names)
+    assert knowledge.learned and knowledge._weights() == stored["weights"]
+    states = [s for s, _seat in positions(engine, 2, 8, seed=43)]
+    learned = [knowledge.evaluate(engine, s) for s in states]
+    assert all(sum(v) == pytest.approx(1.0) for v in learned)
+    monkeypatch.setattr(knowledge, "learned", False)
+    assert [knowledge.evaluate(engine, s) for s in states] != learned
