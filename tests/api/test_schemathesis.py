@@ -43,8 +43,8 @@ def _data(db, settings, monkeypatch):
     load_default_variants(games=["newhaven"])
     cache.clear()
     # Every scope the settings know (a new scope must not turn into a KeyError 500 here).
-    monkeypatch.setattr(ClientAddressThrottle, "THROTTLE_RATES", {
-        scope: "100000/minute" for scope in ClientAddressThrottle.THROTTLE_RATES})
+    monkeypatch.setattr(ClientAddressThrottle, "THROTTLE_RATES",
+                        dict.fromkeys(ClientAddressThrottle.THROTTLE_RATES, "100000/minute"))
     settings.AXES_ENABLED = False
     # As Django's test client does: requests must not close the test's database
     # connection (on PostgreSQL the test's transaction would be gone).
