@@ -384,6 +384,7 @@ class NouvelleFranceBoard(Board):
                     label=_("The %(site)s") % {"site": label},
                     spots=spots,
                     ghost=placing["ghost"] if placing["active"] else None,
+                    snowy=buried > 0,
                 ),
             })
         return out

@@ -129,11 +129,19 @@ def _mark(parent: Element, kind: str, colour: str) -> None:
         el(parent, "path", d="M-6 -10 H6", **line)
 
 
-def _cube(defs: Element, ident: str, fill: str, mark: str, mark_colour: str) -> None:
+def _cube(defs: Element, ident: str, fill: str, mark: str, mark_colour: str, *,
+          snow: bool = False) -> None:
+    """A cube of one colour; under snow its top is white and its sides pale and bluish
+    (the colour still shows on the sides and in the mark)."""
     g = el(defs, "g", id=ident)
-    el(g, "polygon", points=_points(TOP), fill=fill)
-    el(g, "polygon", points=_points(RIGHT), fill=_shade(fill, 0.22))
-    el(g, "polygon", points=_points(LEFT), fill=_shade(fill, 0.38))
+    if snow:
+        side = _shade(_shade(fill, 0.55, 255), 0.35, 0xDF)
+        faces = ("#ffffff", _shade(side, 0.12), _shade(side, 0.24))
+    else:
+        faces = (fill, _shade(fill, 0.22), _shade(fill, 0.38))
+    el(g, "polygon", points=_points(TOP), fill=faces[0])
+    el(g, "polygon", points=_points(RIGHT), fill=faces[1])
+    el(g, "polygon", points=_points(LEFT), fill=faces[2])
     el(g, "path", d="M0 0 V20 M0 0 L17.32 -10 M0 0 L-17.32 -10", fill="none",
        stroke="#1f2328", stroke_opacity=0.35, stroke_width=0.7)
     el(g, "polygon", points=_points(((0, 0, 1), (1, 0, 1), (1, 0, 0), (1, 1, 0), (0, 1, 0),
@@ -149,7 +157,7 @@ def defs_svg(colour_looks: Mapping[str, Look]) -> SafeString:
     defs = el(root, "defs")
     for look in colour_looks.values():
         _cube(defs, look.cube, look.fill, look.mark, _shade(look.fill, 0.55))
-        _cube(defs, look.snow, _shade(look.fill, 0.6, 255), look.mark, "#b7c3cf")
+        _cube(defs, look.snow, look.fill, look.mark, _shade(look.fill, 0.35), snow=True)
     el(defs, "polygon", id="nf-cell", points=_points(GROUND))
     ghost = el(defs, "g", id="nf-ghost-cube")
     for face, fill in ((TOP, "#ffe678"), (RIGHT, "#e6be3c"), (LEFT, "#c8a028")):
@@ -217,15 +225,17 @@ class Spot:
 
 def site_svg(site: Mapping, view_site: Mapping, colour_looks: Mapping[str, Look], *,
              label: str, spots: list[Spot] | None = None,
-             ghost: list[tuple[int, int, int]] | None = None) -> SafeString:
+             ghost: list[tuple[int, int, int]] | None = None, snowy: bool = False
+             ) -> SafeString:
     """One site in 3-D: its footprint, its cubes (pale with a white top under snow), the
     row and column labels, and while placing the legal landing spots and a hidden ghost
-    of the piece for the board's script."""
+    of the piece for the board's script.  ``snowy``: a level is buried (the ground is
+    white)."""
     footprint = site.get("footprint") or []
     height = int(site.get("height_limit") or 3)
     x0, y0, w, h = _extent(footprint, height)
     root = svg(x0, y0, w, h, label=label, class_="nf-site", data_site=site.get("name"))
-    snowy = any(c.get("covered") for c in view_site.get("cubes", []))
+    snowy = snowy or any(c.get("covered") for c in view_site.get("cubes", []))
     ground = el(root, "g", class_="ground snowy" if snowy else "ground")
     for cx, cy in sorted((c[0], c[1]) for c in footprint):
         px, py = proj(cx, cy, 0)
