@@ -48,18 +48,18 @@ class GameStats:
 
 
 def player_stats(user: Any) -> list[GameStats]:
-    """Games played and won per game (finished games), with the rating and its history
-    where there is one."""
+    """Games played and won per game (finished games; a seat left to the AI counts as
+    played, never as won), with the rating and its history where there is one."""
     from games.models import Game, Seat
 
     stats: dict[str, GameStats] = {}
-    seats = Seat.objects.filter(Q(user=user), game__status=Game.Status.FINISHED).values_list(
-        "index", "game__game_name", "game__result"
-    )
-    for index, game_name, result in seats:
+    seats = Seat.objects.filter(
+        Q(user=user) | Q(left_user=user), game__status=Game.Status.FINISHED
+    ).values_list("index", "game__game_name", "game__result", "left_user_id")
+    for index, game_name, result, left_user in seats:
         row = stats.setdefault(game_name, GameStats(game_name))
         row.played += 1
-        if index in ((result or {}).get("winners") or []):
+        if left_user is None and index in ((result or {}).get("winners") or []):
             row.wins += 1
     for rating in ratings_of(user):
         stats.setdefault(rating.game, GameStats(rating.game)).rating = rating

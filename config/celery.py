@@ -15,6 +15,11 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 
+#: The periodic tasks whose routine log lines are left out (task and schedule names).
+_SWEEPS = ("sweep_stalled_ai", "sweep-stalled-ai", "sweep_clocks", "sweep-clocks",
+           "expire_open_tables", "expire-open-tables")
+
+
 class _QuietSweeps(logging.Filter):
     """The stalled-turn sweep runs every few seconds: its routine lines would bury the
     console of `make run`.  Its warnings (a turn re-enqueued, a failure) still show."""
@@ -23,7 +28,7 @@ class _QuietSweeps(logging.Filter):
         if record.levelno >= logging.WARNING:
             return True
         text = record.getMessage()
-        return "sweep_stalled_ai" not in text and "sweep-stalled-ai" not in text
+        return not any(name in text for name in _SWEEPS)
 
 
 @after_setup_logger.connect

@@ -23,7 +23,7 @@ from rest_framework.views import APIView
 
 from accounts.client_ip import client_key
 from accounts.ratelimit import cache_failed
-from games import analysis, replays, selectors, services
+from games import analysis, clocks, replays, selectors, services
 from games.api_errors import backend_unavailable
 from games.boards import get_board
 from games.engines import EngineError, get_engine
@@ -102,12 +102,39 @@ class SeatInput(serializers.Serializer):
     level = serializers.ChoiceField(choices=list(AI_LEVELS), required=False, default="normal")
 
 
+class TimeControlInput(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=Game.Clock.values, default=Game.Clock.NONE)
+    reserve = serializers.IntegerField(
+        required=False, min_value=clocks.MIN_RESERVE, max_value=clocks.MAX_RESERVE,
+        help_text="live: the seconds each player starts with",
+    )
+    increment = serializers.IntegerField(
+        required=False, min_value=0, max_value=clocks.MAX_INCREMENT,
+        help_text="live: seconds added when a player's turn ends (Fischer)",
+    )
+    days = serializers.IntegerField(
+        required=False, min_value=clocks.MIN_DAYS, max_value=clocks.MAX_DAYS,
+        help_text="correspondence: days per move",
+    )
+
+
 class GameCreateInput(serializers.Serializer):
     variant = serializers.IntegerField()
     seats = SeatInput(many=True, allow_empty=False)
     rated = serializers.BooleanField(
         required=False, default=False,
         help_text="A rated table changes its players' ratings when it ends (AI seats count).",
+    )
+    time_control = TimeControlInput(
+        required=False, help_text="none (default), live or correspondence"
+    )
+    departure_rule = serializers.ChoiceField(
+        choices=Game.DepartureRule.values, default=Game.DepartureRule.AI,
+        help_text="ai: the AI takes the seat of a player who resigns or runs out of time; "
+        "lose: that player loses, and the game ends when one person is left",
+    )
+    takeover_level = serializers.ChoiceField(
+        choices=list(AI_LEVELS), default="normal", help_text="the AI level that takes a seat"
     )
 
 
@@ -139,11 +166,32 @@ class ActionInput(serializers.Serializer):
     )
 
 
+class ClockOutput(serializers.Serializer):
+    deadline = serializers.DateTimeField(
+        allow_null=True, help_text="when the seat runs out of time (while it is to move)")
+    time_left = serializers.FloatField(allow_null=True, help_text="seconds left now")
+
+
+class LeftOutput(serializers.Serializer):
+    username = serializers.CharField(allow_null=True)
+    reason = serializers.ChoiceField(choices=["resigned", "timeout", "handover"])
+
+
 class SeatOutput(serializers.Serializer):
     index = serializers.IntegerField()
     type = serializers.ChoiceField(choices=["human", "ai"])
     username = serializers.CharField(allow_null=True)
     level = serializers.CharField(allow_null=True)
+    clock = ClockOutput(allow_null=True, required=False)
+    left = LeftOutput(allow_null=True, required=False,
+                      help_text="the person the AI replaced in this seat, and why")
+
+
+class TimeControlOutput(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=Game.Clock.values)
+    reserve = serializers.IntegerField()
+    increment = serializers.IntegerField()
+    days = serializers.IntegerField()
 
 
 class GameDocumentOutput(serializers.Serializer):
@@ -159,6 +207,9 @@ class GameDocumentOutput(serializers.Serializer):
     legal_actions = serializers.ListField(child=serializers.JSONField())
     result = serializers.JSONField(allow_null=True, help_text="{scores, winners} once finished")
     rated = serializers.BooleanField(help_text="whether the result changes ratings")
+    time_control = TimeControlOutput()
+    departure_rule = serializers.ChoiceField(choices=Game.DepartureRule.values)
+    takeover_level = serializers.CharField()
 
 
 class MoveOutput(serializers.Serializer):
@@ -310,9 +361,11 @@ class GameCreateApi(GameApi):
         variant = Variant.objects.filter(pk=data.validated_data["variant"], active=True).first()
         if variant is None:
             raise services.VariantUnavailable()
+        options = data.validated_data
         game = services.create_game(
-            creator=request.user, variant=variant, seats=data.validated_data["seats"],
-            rated=data.validated_data["rated"],
+            creator=request.user, variant=variant, seats=options["seats"],
+            rated=options["rated"], time_control=options.get("time_control"),
+            departure_rule=options["departure_rule"], takeover_level=options["takeover_level"],
         )
         return Response(self.document(game.pk, request), status=status.HTTP_201_CREATED)
 
@@ -325,6 +378,9 @@ class GameDetailApi(GameApi):
     @extend_schema(responses={200: GameDocumentOutput, 404: ErrorOutput}, tags=["games"])
     def get(self, request: Request, game_id: int) -> Response:
         game = self.get_game(game_id)
+        if game.clock != Game.Clock.NONE and game.status == Game.Status.RUNNING \
+                and services.apply_timeouts(game=game):
+            game = self.get_game(game_id)  # a seat ran out of time: the table's rule applied
         services.nudge_if_stalled(game=game)  # a lost AI turn resumes for API clients too
         return Response(selectors.game_document(game, request.user))
 

@@ -124,3 +124,31 @@ class RegistrationError(GameServiceError):
     def __init__(self, errors: dict[str, list[str]]) -> None:
         self.errors = errors
         super().__init__("; ".join(m for msgs in errors.values() for m in msgs) or None)
+
+
+class OutOfTime(GameServiceError):
+    """The seat's clock ran out before its action arrived (the table's rule then applies)."""
+
+    status_code = 409
+    code = "out_of_time"
+    default_message = _("Your time has run out.")
+
+
+class InvalidTableRules(GameServiceError):
+    """The time control or the departure rule of a new table is not valid."""
+
+    status_code = 400
+    code = "invalid_table_rules"
+    default_message = _("These table rules are not valid.")
+
+    def __init__(self, errors: dict[str, list[str]]) -> None:
+        self.errors = errors
+        super().__init__("; ".join(m for msgs in errors.values() for m in msgs) or None)
+
+
+class NotRunningSeat(GameServiceError):
+    """Resigning or handing over a seat one does not play in a running game."""
+
+    status_code = 409
+    code = "cannot_leave_seat"
+    default_message = _("You are not playing in this game.")

@@ -320,6 +320,17 @@ class Game(models.Model):
         FINISHED = "finished", _("finished")
         ABORTED = "aborted", _("aborted")
 
+    class Clock(models.TextChoices):
+        NONE = "none", _("no clock")
+        LIVE = "live", _("live (reserve + increment)")
+        CORRESPONDENCE = "correspondence", _("correspondence (days per move)")
+
+    class DepartureRule(models.TextChoices):
+        #: The AI plays the seat of a player who resigns or runs out of time.
+        AI = "ai", _("the AI takes the seat and the game goes on")
+        #: The player loses; the game ends when one person is left (else the AI plays on).
+        LOSE = "lose", _("the player loses; the game ends when one person is left")
+
     variant = models.ForeignKey(
         Variant, on_delete=models.SET_NULL, null=True, blank=True, related_name="games"
     )
@@ -361,6 +372,19 @@ class Game(models.Model):
     rated = models.BooleanField(_("rated"), default=False)
     #: When the ratings were updated for this game (set once, in the finishing transaction).
     rated_at = models.DateTimeField(null=True, blank=True, editable=False)
+    #: The time control: none, live (``clock_reserve`` seconds plus ``clock_increment``
+    #: per turn, Fischer-style) or correspondence (``clock_days`` per turn).
+    clock = models.CharField(_("clock"), max_length=16, choices=Clock.choices,
+                             default=Clock.NONE)
+    clock_reserve = models.PositiveIntegerField(_("reserve (seconds)"), default=0)
+    clock_increment = models.PositiveIntegerField(_("increment (seconds)"), default=0)
+    clock_days = models.PositiveSmallIntegerField(_("days per move"), default=0)
+    #: What happens when a player resigns or runs out of time.
+    departure_rule = models.CharField(_("when a player leaves"), max_length=8,
+                                      choices=DepartureRule.choices, default=DepartureRule.AI)
+    #: The level of the AI that takes over a seat.
+    takeover_level = models.CharField(_("AI level taking over"), max_length=16,
+                                      choices=AI_LEVEL_CHOICES, default="normal")
 
     class Meta:
         ordering = ["-created_at"]
@@ -401,6 +425,22 @@ class Seat(models.Model):
         related_name="reserved_seats",
     )
 
+    #: The moment this seat runs out of time (set while it is to move under a clock).
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    #: Live clocks: the seconds in the bank while the seat is not to move.
+    time_left = models.FloatField(null=True, blank=True)
+    #: The person who played this seat before the AI took it over (resigned, timed out,
+    #: handed over), when and why; they count as having lost.
+    left_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="left_seats",
+    )
+    left_at = models.DateTimeField(null=True, blank=True)
+    left_reason = models.CharField(max_length=16, blank=True, default="",
+                                   choices=[("resigned", _("resigned")),
+                                            ("timeout", _("ran out of time")),
+                                            ("handover", _("handed over to the AI"))])
+
     class Meta:
         ordering = ["game", "index"]
         constraints = [
@@ -430,6 +470,9 @@ class Seat(models.Model):
     @property
     def display_name(self) -> str:
         """The name shown at the table."""
+        if self.ai_level and self.left_user_id is not None:
+            return str(_("AI (%(level)s) for %(name)s") % {
+                "level": self.get_ai_level_display(), "name": self.left_user.get_username()})
         if self.ai_level:
             return str(_("AI (%(level)s)") % {"level": self.get_ai_level_display()})
         if self.user_id is not None:

@@ -16,7 +16,9 @@ from typing import Any
 
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 
+from games import clocks
 from games.boards import Board, PlayerInfo, Scene, default_event_text, get_board
 from games.models import Game
 from games.selectors import (
@@ -120,6 +122,7 @@ def play_context(
         "play_url": reverse("play", args=[game.pk]),
         "act_url": reverse("act", args=[game.pk]),
         "parts": board_parts(board) if board is not None else None,
+        "time_control": clocks.describe(game),
     }
     if game.status == Game.Status.OPEN or game.state_json is None:
         context["waiting"] = True
@@ -146,6 +149,8 @@ def play_context(
     to_move = [] if over else list(game.to_move)
     scores = presented.get("scores") or (game.result or {}).get("scores") or []
     winners = (game.result or {}).get("winners") or []
+    now = timezone.now()
+    by_index = {s.index: s for s in seats}
     seat_rows = [
         {
             "seat": p.seat,
@@ -156,6 +161,9 @@ def play_context(
             "thinking": p.is_ai and p.seat in to_move,
             "score": scores[p.seat] if p.seat < len(scores) else None,
             "winner": p.seat in winners,
+            "clock": clocks.clock_row(game, by_index[p.seat], now),
+            "left": by_index[p.seat].get_left_reason_display()
+            if by_index[p.seat].left_user_id else "",
         }
         for p in players
     ]

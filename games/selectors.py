@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Prefetch, QuerySet
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from games.engines import State, engine_names, get_engine
@@ -147,16 +147,26 @@ def legal_actions_json(game: Game, seat: int | None) -> list:
 
 
 def seats_json(game: Game) -> list[dict]:
-    """``[{index, type, username, level}]`` for every seat (public)."""
-    return [
-        {
+    """``[{index, type, username, level, clock, left}]`` for every seat (public)."""
+    from games.clocks import remaining
+
+    now = timezone.now()
+    running = game.status == Game.Status.RUNNING and game.clock != Game.Clock.NONE
+    rows = []
+    for seat in _seats(game):
+        left = remaining(seat, now) if running else None
+        rows.append({
             "index": seat.index,
             "type": "ai" if seat.is_ai else "human",
             "username": seat.user.get_username() if seat.user_id else None,
             "level": seat.ai_level or None,
-        }
-        for seat in _seats(game)
-    ]
+            "clock": {"deadline": seat.deadline.isoformat() if seat.deadline else None,
+                      "time_left": round(left, 1) if left is not None else None}
+            if running and left is not None else None,
+            "left": {"username": seat.left_user.get_username() if seat.left_user_id else None,
+                     "reason": seat.left_reason} if seat.left_reason else None,
+        })
+    return rows
 
 
 def game_document(game: Game, user: Any) -> dict:
@@ -180,6 +190,10 @@ def game_document(game: Game, user: Any) -> dict:
         "legal_actions": legal_actions_json(game, my_seat),
         "result": game.result or None,
         "rated": game.rated,
+        "time_control": {"kind": game.clock, "reserve": game.clock_reserve,
+                         "increment": game.clock_increment, "days": game.clock_days},
+        "departure_rule": game.departure_rule,
+        "takeover_level": game.takeover_level,
     }
 
 
@@ -213,7 +227,8 @@ def _with_seats(games: QuerySet[Game], *, light: bool = False) -> QuerySet[Game]
     games = games.prefetch_related(
         Prefetch(
             "seats",
-            queryset=Seat.objects.select_related("user", "reserved_for").order_by("index"),
+            queryset=Seat.objects.select_related("user", "reserved_for", "left_user")
+            .order_by("index"),
         )
     )
     return games.defer("state_json", "variant_data") if light else games
@@ -241,15 +256,18 @@ def games_of(user: Any, *, limit: int = 100) -> list[GameListing]:
     """``user``'s running and finished games (running first, newest first)."""
     if user is None or not getattr(user, "is_authenticated", False):
         return []
+    mine = Seat.objects.filter(Q(user=user) | Q(left_user=user)).values("game_id")
     games = _with_seats(
         Game.objects.filter(
-            seats__user=user, status__in=[Game.Status.RUNNING, Game.Status.FINISHED]
+            pk__in=mine, status__in=[Game.Status.RUNNING, Game.Status.FINISHED]
         ),
         light=True,
     ).order_by("-status", "-updated_at")[:limit]  # "running" > "finished": running first
     listings = []
     for game in games:
         seat = seat_of(game, user)
+        if seat is None:  # a seat they left to the AI (resigned, timed out, handed over)
+            seat = next((s.index for s in _seats(game) if s.left_user_id == user.pk), None)
         if seat is None:
             continue
         to_move = list(game.to_move) if game.status == Game.Status.RUNNING else []

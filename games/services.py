@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
 from accounts import ratings
-from games import broadcast
+from games import broadcast, clocks
 from games.editor import services as editor_services
 from games.editor.errors import VariantDataInvalid
 from games.engines import IllegalAction, InvalidVariant, get_engine
@@ -35,9 +35,12 @@ from games.errors import (
     GameServiceError,
     IllegalMove,
     InvalidSeats,
+    InvalidTableRules,
     KeyConflict,
+    NotRunningSeat,
     NotSeated,
     NotYourTurn,
+    OutOfTime,
     RegistrationError,
     StaleVersion,
     VariantUnavailable,
@@ -53,14 +56,19 @@ __all__ = [
     "GameServiceError",
     "IllegalMove",
     "InvalidSeats",
+    "InvalidTableRules",
     "KeyConflict",
+    "NotRunningSeat",
     "NotSeated",
     "NotYourTurn",
+    "OutOfTime",
     "RegistrationError",
     "StaleVersion",
     "TooManyOpenTables",
     "VariantUnavailable",
     "ai_seat_to_move",
+    "apply_timeouts",
+    "check_table_rules",
     "create_game",
     "join_game",
     "leave_game",
@@ -246,16 +254,77 @@ def _check_seats(engine: Any, seats: list[dict]) -> None:
         raise InvalidSeats(_("The first seat is yours: it must be a human seat."))
 
 
+def check_table_rules(
+    *, time_control: dict | None, departure_rule: str, takeover_level: str
+) -> dict[str, Any]:
+    """The ``Game`` fields of a time control and departure rule; ``InvalidTableRules``.
+
+    ``time_control`` is ``{"kind": "none"}``, ``{"kind": "live", "reserve": seconds,
+    "increment": seconds}`` or ``{"kind": "correspondence", "days": n}`` (``None``: none).
+    """
+    errors: dict[str, list[str]] = {}
+    control = time_control or {"kind": "none"}
+    kind = control.get("kind", "none") if isinstance(control, dict) else None
+    fields: dict[str, Any] = {"clock": Game.Clock.NONE, "clock_reserve": 0,
+                              "clock_increment": 0, "clock_days": 0}
+
+    def number(name: str, low: int, high: int) -> int:
+        value = control.get(name)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            errors.setdefault("time_control", []).append(
+                _("%(name)s must be a whole number from %(low)d to %(high)d.")
+                % {"name": name, "low": low, "high": high})
+            return low
+        return value
+
+    if kind == Game.Clock.LIVE:
+        fields.update(clock=kind, clock_reserve=number("reserve", clocks.MIN_RESERVE,
+                                                       clocks.MAX_RESERVE),
+                      clock_increment=number("increment", 0, clocks.MAX_INCREMENT)
+                      if "increment" in control else 0)
+    elif kind == Game.Clock.CORRESPONDENCE:
+        fields.update(clock=kind, clock_days=number("days", clocks.MIN_DAYS, clocks.MAX_DAYS))
+    elif kind != Game.Clock.NONE:
+        errors["time_control"] = [_("The kind of clock must be none, live or correspondence.")]
+    if departure_rule not in Game.DepartureRule.values:
+        errors["departure_rule"] = [
+            _("Choose one of: %(rules)s.") % {"rules": ", ".join(Game.DepartureRule.values)}]
+    if takeover_level not in AI_LEVELS:
+        errors["takeover_level"] = [
+            _("Choose one of: %(levels)s.") % {"levels": ", ".join(AI_LEVELS)}]
+    if errors:
+        raise InvalidTableRules(errors)
+    return fields | {"departure_rule": departure_rule, "takeover_level": takeover_level}
+
+
+def _table_rules(game: Game) -> dict[str, Any]:
+    """The rules of ``game`` a rematch copies."""
+    return {name: getattr(game, name) for name in (
+        "rated", "clock", "clock_reserve", "clock_increment", "clock_days",
+        "departure_rule", "takeover_level")}
+
+
 @transaction.atomic
 def create_game(
-    *, creator: AbstractBaseUser, variant: Variant, seats: list[dict], rated: bool = False
+    *,
+    creator: AbstractBaseUser,
+    variant: Variant,
+    seats: list[dict],
+    rated: bool = False,
+    time_control: dict | None = None,
+    departure_rule: str = Game.DepartureRule.AI,
+    takeover_level: str = "normal",
 ) -> Game:
     """Open a table of ``variant``'s current version; ``creator`` sits in seat 0.
 
     ``seats`` is like ``[{"type": "human"}, {"type": "ai", "level": "normal"}]``; the game
     starts at once when every seat is filled (creator and AI seats only).  A ``rated``
-    table changes its players' ratings when it ends (``accounts.ratings``).
+    table changes its players' ratings when it ends (``accounts.ratings``);
+    ``time_control`` and ``departure_rule``/``takeover_level`` are checked by
+    :func:`check_table_rules`.
     """
+    rules = check_table_rules(time_control=time_control, departure_rule=departure_rule,
+                              takeover_level=takeover_level)
     if not variant.active:
         raise VariantUnavailable()
     try:
@@ -284,6 +353,7 @@ def create_game(
         num_players=len(seats),
         created_by=creator,
         rated=bool(rated),
+        **rules,
     )
     Seat.objects.bulk_create(
         [
@@ -405,7 +475,7 @@ def rematch_game(*, game: Game | int, user: AbstractBaseUser) -> Game:
         num_players=game.num_players,
         created_by=user,
         rematch_of=game,
-        rated=game.rated,
+        **_table_rules(game),
     )
     now = timezone.now()
     Seat.objects.bulk_create(
@@ -476,6 +546,7 @@ def start_game(game: Game) -> Game:
     game.save(
         update_fields=["state_json", "to_move", "status", "started_at", "version", "updated_at"]
     )
+    clocks.sync_clocks(game, list(Seat.objects.filter(game=game)), game.started_at)
     _after_commit(game, lobby=True)
     return game
 
@@ -501,7 +572,6 @@ def _check_seat_holder(game: Game, seats: list[Seat], *, user: Any, seat: int, a
         raise NotSeated(version=game.version)
 
 
-@transaction.atomic
 def submit_action(
     *,
     game: Game | int,
@@ -517,9 +587,24 @@ def submit_action(
     Checks, in order: the seat holder (``NotSeated``), a repeated ``key`` (same action:
     returns the game unchanged; other action: ``KeyConflict``), the game is running
     (``GameNotRunning``), ``version`` is current (``StaleVersion``), the seat is to move
-    (``NotYourTurn``), the engine accepts the action (``IllegalMove`` with its message).
-    Then appends the move and bumps the version with a compare-and-set.
+    (``NotYourTurn``), its clock has not run out (``OutOfTime``: the table's rule is then
+    applied, in a transaction of its own), the engine accepts the action (``IllegalMove``
+    with its message).  Then appends the move, bumps the version with a compare-and-set
+    and runs the clocks.
     """
+    try:
+        return _submit_action(game=game, user=user, seat=seat, action=action,
+                              version=version, key=key, ai=ai)
+    except OutOfTime:
+        apply_timeouts(game=game if isinstance(game, int) else game.pk)
+        raise
+
+
+@transaction.atomic
+def _submit_action(
+    *, game: Game | int, user: Any, seat: int, action: Any, version: int, key: str, ai: bool
+) -> Game:
+    """``submit_action`` in one transaction."""
     passed = game
     check_action_size(action)
     game = _locked_game(game)
@@ -551,6 +636,9 @@ def submit_action(
         raise StaleVersion(version=game.version)
     if seat not in game.to_move:
         raise NotYourTurn(version=game.version)
+    holder = next(s for s in seats if s.index == seat)
+    if holder.deadline is not None and holder.deadline <= timezone.now():
+        raise OutOfTime(version=game.version)
 
     state = engine.state_from_json(game.state_json)
     try:
@@ -602,11 +690,104 @@ def submit_action(
         setattr(game, name, value)
         if isinstance(passed, Game):  # the caller's instance follows too
             setattr(passed, name, value)
+    clocks.sync_clocks(game, seats, now, mover=seat)
     if game.status == Game.Status.FINISHED:
         # In this transaction: the final move and the rating change commit together.
         ratings.record_result(game=game)
     _after_commit(game, lobby=game.status == Game.Status.FINISHED, seats=seats)
     return game
+
+
+# --- leaving a running game: timeouts, resignations, hand-overs -----------------------------
+
+
+def _depart(game: Game, seat: Seat, *, reason: str, now: Any) -> bool:
+    """The AI takes ``seat`` from its person for good (``reason``: resigned, timeout,
+    handover); False when someone else already did.  Runs inside the caller's transaction
+    on a locked game.
+
+    Under the rule "lose" a resignation or timeout that leaves at most one person ends the
+    game: those still seated win, the leavers lose (``result["ended_by"]``).  Otherwise
+    the AI at the table's ``takeover_level`` plays the seat on.  The version is bumped
+    with a compare-and-set, so a concurrent move or sweep makes this a no-op.
+    """
+    user_id = seat.user_id
+    if user_id is None:
+        return False
+    taken = Seat.objects.filter(pk=seat.pk, user_id=user_id, left_user__isnull=True).update(
+        user=None, ai_level=game.takeover_level, left_user_id=user_id, left_at=now,
+        left_reason=reason, deadline=None, time_left=None,
+    )
+    if taken != 1:
+        return False
+    version = game.version
+    seats = list(Seat.objects.filter(game=game).order_by("index"))
+    fields: dict[str, Any] = {"version": version + 1, "updated_at": now}
+    people = [s.index for s in seats if s.user_id is not None]
+    if (reason != "handover" and game.departure_rule == Game.DepartureRule.LOSE
+            and len(people) <= 1):
+        engine = game.engine
+        try:
+            scores = list(engine.scores(engine.state_from_json(game.state_json)))
+        except Exception:  # an engine may score only finished games
+            scores = []
+        stayed = [s.index for s in seats if s.left_user_id is None]
+        fields.update(
+            status=Game.Status.FINISHED, finished_at=now, to_move=[],
+            result={"scores": scores, "winners": people or stayed, "ended_by": reason},
+        )
+    updated = Game.objects.filter(pk=game.pk, version=version,
+                                  status=Game.Status.RUNNING).update(**fields)
+    if updated != 1:
+        raise StaleVersion(version=game.version)  # rolls the seat change back too
+    for name, value in fields.items():
+        setattr(game, name, value)
+    if game.status == Game.Status.FINISHED:
+        Seat.objects.filter(game=game).update(deadline=None)
+        ratings.record_result(game=game)
+    _after_commit(game, lobby=True, seats=seats)
+    return True
+
+
+@transaction.atomic
+def _time_out(*, game_id: int, seat_id: int, deadline: Any, now: Any) -> bool:
+    """Apply one expired deadline if it still stands (locked game, unchanged deadline)."""
+    game = _locked_game(game_id)
+    if game.status != Game.Status.RUNNING:
+        return False
+    seat = Seat.objects.filter(pk=seat_id, game=game).first()
+    if (seat is None or seat.user_id is None or seat.deadline is None
+            or seat.deadline != deadline or seat.deadline > now
+            or seat.index not in (game.to_move or [])):
+        return False
+    return _depart(game, seat, reason="timeout", now=now)
+
+
+def apply_timeouts(*, game: Game | int | None = None, now: Any = None, limit: int = 200) -> int:
+    """Apply the table's rule to every seat whose deadline has passed; how many.
+
+    Of one game (page and API reads, a move sent too late) or of all (the periodic sweep,
+    a worker start).  Each seat is handled in its own transaction and at most once,
+    however many sweeps run at the same time: the game row is locked, the deadline must
+    be unchanged, the seat change and the version bump are compare-and-sets.
+    """
+    now = now or timezone.now()
+    due = Seat.objects.filter(deadline__lte=now, user__isnull=False,
+                              game__status=Game.Status.RUNNING)
+    if game is not None:
+        due = due.filter(game_id=game if isinstance(game, int) else game.pk)
+    applied = 0
+    for seat_id, game_id, deadline in due.order_by("deadline").values_list(
+            "pk", "game_id", "deadline")[:limit]:
+        try:
+            if _time_out(game_id=game_id, seat_id=seat_id, deadline=deadline, now=now):
+                applied += 1
+        except GameServiceError as exc:  # a move or another sweep got there first
+            logger.info("timeout of seat %s in game %s not applied: %s", seat_id, game_id,
+                        exc.code)
+    if applied:
+        logger.info("clock sweep: %d seat(s) ran out of time", applied)
+    return applied
 
 
 def nudge_ai(*, game: Game | int) -> bool:

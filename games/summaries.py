@@ -50,7 +50,9 @@ def summarize_game(game: Game, viewer: Any = None, *, subject: Any = None) -> di
                 "index": seat.index,
                 "name": seat.display_name,
                 "is_me": viewer_id is not None and seat.user_id == viewer_id,
-                "is_subject": subject_id is not None and seat.user_id == subject_id,
+                "is_subject": subject_id is not None
+                and subject_id in (seat.user_id, seat.left_user_id),
+                "left": subject_id is not None and seat.left_user_id == subject_id,
                 "score": scores[seat.index] if seat.index < len(scores) else None,
                 "winner": seat.index in winners,
                 "is_ai": seat.is_ai,
@@ -63,11 +65,12 @@ def summarize_game(game: Game, viewer: Any = None, *, subject: Any = None) -> di
         )
     my_seat = next((p["index"] for p in players if p["is_me"]), None)
     subject_seat = next((p["index"] for p in players if p["is_subject"]), None)
+    subject_left = next((p["left"] for p in players if p["is_subject"]), False)
     own_list = subject_id is not None and subject_id == viewer_id
     turn_label = ""
     my_turn = False
     if game.status == Game.Status.RUNNING and game.to_move:
-        if own_list and subject_seat in game.to_move:
+        if own_list and subject_seat in game.to_move and not subject_left:
             my_turn = True
             turn_label = _("your turn")
         else:
@@ -75,7 +78,9 @@ def summarize_game(game: Game, viewer: Any = None, *, subject: Any = None) -> di
             turn_label = _("%(names)s to move") % {"names": names}
     result_label = ""
     if game.status == Game.Status.FINISHED:
-        if subject_seat is not None and subject_seat in winners:
+        if subject_left:
+            result_label = _("lost (left the game)")
+        elif subject_seat is not None and subject_seat in winners:
             result_label = _("won") if len(winners) == 1 else _("shared win")
         elif subject_seat is not None:
             result_label = _("lost")

@@ -184,13 +184,21 @@ def sweep_stalled_ai() -> int:
     return services.sweep_stalled_ai()
 
 
+@shared_task(ignore_result=True)
+def sweep_clocks() -> int:
+    """Periodic (Celery beat): apply the table's rule to every seat out of time."""
+    return services.apply_timeouts()
+
+
 @worker_ready.connect
 def _sweep_on_worker_start(**_kwargs: Any) -> None:
-    """A worker that (re)starts sweeps at once: turns lost with its predecessor resume."""
-    try:
-        sweep_stalled_ai.delay()
-    except Exception:
-        logger.warning("could not queue the start-up sweep of stalled AI turns")
+    """A worker that (re)starts sweeps at once: turns lost with its predecessor resume,
+    and deadlines that passed while no worker ran are applied."""
+    for task in (sweep_stalled_ai, sweep_clocks):
+        try:
+            task.delay()
+        except Exception:
+            logger.warning("could not queue the start-up sweep %s", task.name)
 
 
 #: Upper bound on chunks one eager analysis runs (a game has far fewer moves).

@@ -27,6 +27,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts import ratelimit
+from games import clocks
 from games.boards import get_board
 from games.data_texts import data_gettext
 from games.engines import EngineError
@@ -44,6 +45,7 @@ from games.selectors import (
 )
 from games.services import (
     MAX_ACTION_BYTES,
+    apply_timeouts,
     create_game,
     join_game,
     leave_game,
@@ -158,6 +160,31 @@ class CreateTableForm(forms.Form):
         label=gettext_lazy("Rated game"), required=False,
         help_text=gettext_lazy("The result changes the players' ratings (AI seats count too)."),
     )
+    clock = forms.ChoiceField(label=gettext_lazy("Clock"), choices=Game.Clock.choices,
+                              initial=Game.Clock.NONE, required=False)
+    reserve_minutes = forms.FloatField(
+        label=gettext_lazy("Reserve (minutes)"), required=False, initial=10,
+        min_value=0.05, max_value=clocks.MAX_RESERVE / 60,
+        widget=forms.NumberInput(attrs={"step": "any"}),
+        help_text=gettext_lazy("Live clock: each player's time for the whole game."),
+    )
+    increment = forms.IntegerField(
+        label=gettext_lazy("Seconds added per move"), required=False, initial=5,
+        min_value=0, max_value=clocks.MAX_INCREMENT,
+    )
+    days = forms.IntegerField(
+        label=gettext_lazy("Days per move"), required=False, initial=3,
+        min_value=clocks.MIN_DAYS, max_value=clocks.MAX_DAYS,
+        help_text=gettext_lazy("Correspondence clock."),
+    )
+    departure_rule = forms.ChoiceField(
+        label=gettext_lazy("When a player runs out of time or resigns"),
+        choices=Game.DepartureRule.choices, initial=Game.DepartureRule.AI, required=False,
+    )
+    takeover_level = forms.ChoiceField(
+        label=gettext_lazy("AI level that takes over a seat"), choices=AI_LEVEL_CHOICES,
+        initial="normal", required=False,
+    )
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -198,6 +225,11 @@ class CreateTableForm(forms.Form):
             for game in self.games
         ]
 
+    def clock_fields(self) -> list:
+        """The time control and departure fields, in order, for the template."""
+        return [self[name] for name in ("clock", "reserve_minutes", "increment", "days",
+                                        "departure_rule", "takeover_level")]
+
     def seat_fields(self) -> list:
         return [self[f"seat_{i}"] for i in range(1, self.max_seats)]
 
@@ -219,7 +251,20 @@ class CreateTableForm(forms.Form):
 
     def table_options(self) -> dict:
         """The table's rules beyond its seats, as ``create_game`` keywords."""
-        return {"rated": bool(self.cleaned_data.get("rated"))}
+        data = self.cleaned_data
+        control: dict[str, Any] = {"kind": data.get("clock") or Game.Clock.NONE}
+        if control["kind"] == Game.Clock.LIVE:
+            minutes = data.get("reserve_minutes") or 10
+            control.update(reserve=max(clocks.MIN_RESERVE, round(minutes * 60)),
+                           increment=data.get("increment") or 0)
+        elif control["kind"] == Game.Clock.CORRESPONDENCE:
+            control["days"] = data.get("days") or 3
+        return {
+            "rated": bool(data.get("rated")),
+            "time_control": control,
+            "departure_rule": data.get("departure_rule") or Game.DepartureRule.AI,
+            "takeover_level": data.get("takeover_level") or "normal",
+        }
 
     def seats(self) -> list[dict]:
         seats: list[dict] = [{"type": "human"}]
@@ -347,6 +392,9 @@ def play(request: HttpRequest, game_id: int) -> HttpResponse:
     The query string holds what the player has picked but not played (see the board).
     """
     game = _game_or_404(game_id)
+    if game.clock != Game.Clock.NONE and game.status == Game.Status.RUNNING \
+            and apply_timeouts(game=game):
+        game = _game_or_404(game_id)  # a seat ran out of time: the table's rule applied
     nudge_if_stalled(game=game)
     if request.htmx:
         html = render_fragments(game, request.user, params=request.GET,

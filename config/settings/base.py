@@ -199,6 +199,9 @@ AI_STALL_SECONDS = int(os.environ.get("AI_STALL_SECONDS", "15"))
 AI_SWEEP_SECONDS = float(os.environ.get("AI_SWEEP_SECONDS", "5"))
 # After this many failed attempts at one turn the seat plays the greedy bot's move.
 AI_MAX_ATTEMPTS = int(os.environ.get("AI_MAX_ATTEMPTS", "3"))
+# Clocks: deadlines are kept in the database; this sweep applies the ones that passed
+# (pages and API reads apply their game's too).  Each seat times out at most once.
+CLOCK_SWEEP_SECONDS = float(os.environ.get("CLOCK_SWEEP_SECONDS", "5"))
 CELERY_BEAT_SCHEDULE = {
     "sweep-stalled-ai": {
         "task": "games.tasks.sweep_stalled_ai",
@@ -210,6 +213,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.sweep_stalled_analyses",
         "schedule": 30.0,
         "options": {"expires": 30.0},
+    },
+    "sweep-clocks": {
+        "task": "games.tasks.sweep_clocks",
+        "schedule": CLOCK_SWEEP_SECONDS,
+        "options": {"expires": CLOCK_SWEEP_SECONDS},
     },
 }
 

@@ -132,8 +132,10 @@ def test_create_with_ai_and_document_shape(variant: Variant, make_user: Any) -> 
                         "my_seat", "view", "legal_actions"}
     assert doc["status"] == "running" and doc["version"] == 0 and doc["to_move"] == [0]
     assert doc["seats"] == [
-        {"index": 0, "type": "human", "username": "ann", "level": None},
-        {"index": 1, "type": "ai", "username": None, "level": "easy"},
+        {"index": 0, "type": "human", "username": "ann", "level": None, "clock": None,
+         "left": None},
+        {"index": 1, "type": "ai", "username": None, "level": "easy", "clock": None,
+         "left": None},
     ]
     assert doc["legal_actions"] == [{"play": 0}, {"play": 1}, {"play": 2}]
     assert doc["view"]["you"]["seat"] == 0

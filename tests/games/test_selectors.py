@@ -44,7 +44,8 @@ def test_open_game_has_no_view(variant: Variant, make_user: Any) -> None:
     game = services.create_game(creator=ann, variant=variant, seats=[{"type": "human"}] * 2)
     doc = selectors.game_document(selectors.get_game(game.pk), ann)
     assert doc["status"] == "open" and doc["view"] == {} and doc["legal_actions"] == []
-    assert doc["seats"][1] == {"index": 1, "type": "human", "username": None, "level": None}
+    assert doc["seats"][1] == {"index": 1, "type": "human", "username": None, "level": None,
+                               "clock": None, "left": None}
     assert selectors.current_state(game) is None and selectors.replayed_state(game) is None
 
 
