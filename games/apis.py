@@ -410,6 +410,30 @@ class GameLeaveApi(GameApi):
         return Response(self.document(game_id, request))
 
 
+class GameResignApi(GameApi):
+    """``POST /api/games/{id}/resign/``: resign (you lose; the table's rule decides whether
+    the AI plays your seat on or the game ends when one person is left)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: GameDocumentOutput, **ERRORS}, tags=["games"])
+    def post(self, request: Request, game_id: int) -> Response:
+        services.resign_game(game=self.get_game(game_id).pk, user=request.user)
+        return Response(self.document(game_id, request))
+
+
+class GameHandOverApi(GameApi):
+    """``POST /api/games/{id}/handover/``: leave; the AI plays your seat on (a loss for
+    you in a rated game)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: GameDocumentOutput, **ERRORS}, tags=["games"])
+    def post(self, request: Request, game_id: int) -> Response:
+        services.hand_over_seat(game=self.get_game(game_id).pk, user=request.user)
+        return Response(self.document(game_id, request))
+
+
 class GameActionApi(GameApi):
     """``POST /api/games/{id}/actions/``: act for your seat at ``version``.
 

@@ -181,6 +181,8 @@ def play_context(
             "log": log,
             "log_append": log_since is not None,
             "end": end_actions(game, viewer, seat) if over else None,
+            "can_leave": not over and seat is not None,
+            "ended_by": (game.result or {}).get("ended_by", "") if over else "",
         }
     )
     return context

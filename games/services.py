@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -70,6 +71,8 @@ __all__ = [
     "apply_timeouts",
     "check_table_rules",
     "create_game",
+    "expire_open_tables",
+    "hand_over_seat",
     "join_game",
     "leave_game",
     "load_default_variants",
@@ -77,6 +80,7 @@ __all__ = [
     "nudge_if_stalled",
     "register_user",
     "rematch_game",
+    "resign_game",
     "save_variant",
     "start_game",
     "submit_action",
@@ -761,6 +765,60 @@ def _time_out(*, game_id: int, seat_id: int, deadline: Any, now: Any) -> bool:
             or seat.index not in (game.to_move or [])):
         return False
     return _depart(game, seat, reason="timeout", now=now)
+
+
+def _leave_running_game(*, game: Game | int, user: AbstractBaseUser, reason: str) -> Game:
+    """Resign or hand over ``user``'s seat of a running game (see :func:`_depart`)."""
+    game = _locked_game(game)
+    if game.status != Game.Status.RUNNING:
+        raise GameNotRunning(version=game.version)
+    seat = Seat.objects.filter(game=game, user=user).first()
+    if seat is None:
+        raise NotRunningSeat(version=game.version)
+    if not _depart(game, seat, reason=reason, now=timezone.now()):
+        raise StaleVersion(version=game.version)
+    return game
+
+
+@transaction.atomic
+def resign_game(*, game: Game | int, user: AbstractBaseUser) -> Game:
+    """``user`` resigns: they lose, and the table's rule decides what follows -- the AI
+    plays their seat on ("ai"), or the game ends when one person is left ("lose").
+
+    Raises ``GameNotRunning`` or ``NotRunningSeat``; the game, updated.
+    """
+    return _leave_running_game(game=game, user=user, reason="resigned")
+
+
+@transaction.atomic
+def hand_over_seat(*, game: Game | int, user: AbstractBaseUser) -> Game:
+    """``user`` leaves and the AI (the table's ``takeover_level``) plays their seat on,
+    whatever the table's rule; in a rated game this counts as a loss for them."""
+    return _leave_running_game(game=game, user=user, reason="handover")
+
+
+def expire_open_tables(*, now: Any = None, limit: int = 500) -> int:
+    """Close tables that never started within ``OPEN_TABLE_EXPIRY_SECONDS``; how many.
+
+    One conditional update (``status = open``), so a table someone fills at the same
+    moment either starts or expires, never both, and a repeated sweep changes nothing.
+    """
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=settings.OPEN_TABLE_EXPIRY_SECONDS)
+    stale = list(Game.objects.filter(status=Game.Status.OPEN, created_at__lte=cutoff)
+                 .order_by("created_at").values_list("pk", flat=True)[:limit])
+    if not stale:
+        return 0
+    with transaction.atomic():
+        expired = Game.objects.filter(pk__in=stale, status=Game.Status.OPEN).update(
+            status=Game.Status.ABORTED, finished_at=now, updated_at=now,
+            result={"ended_by": "expired"},
+        )
+        if expired:
+            transaction.on_commit(broadcast.lobby_updated, robust=True)
+    if expired:
+        logger.info("expired %d open table(s) nobody started", expired)
+    return expired
 
 
 def apply_timeouts(*, game: Game | int | None = None, now: Any = None, limit: int = 200) -> int:

@@ -190,6 +190,12 @@ def sweep_clocks() -> int:
     return services.apply_timeouts()
 
 
+@shared_task(ignore_result=True)
+def expire_open_tables() -> int:
+    """Periodic (Celery beat): close open tables that never started in time."""
+    return services.expire_open_tables()
+
+
 @worker_ready.connect
 def _sweep_on_worker_start(**_kwargs: Any) -> None:
     """A worker that (re)starts sweeps at once: turns lost with its predecessor resume,

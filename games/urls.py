@@ -12,6 +12,8 @@ urlpatterns = [
     path("games/<int:game_id>/join/", views.table_join, name="table_join"),
     path("games/<int:game_id>/leave/", views.table_leave, name="table_leave"),
     path("games/<int:game_id>/rematch/", views.rematch, name="rematch"),
+    path("games/<int:game_id>/resign/", views.resign, name="resign"),
+    path("games/<int:game_id>/hand-over/", views.hand_over, name="hand_over"),
     path("games/<int:game_id>/replay/", replay_views.replay, name="replay"),
     path("games/<int:game_id>/analysis/", analysis_views.analysis_panel, name="analysis_panel"),
     path("games/<int:game_id>/analysis/start/", analysis_views.analysis_start,

@@ -47,10 +47,12 @@ from games.services import (
     MAX_ACTION_BYTES,
     apply_timeouts,
     create_game,
+    hand_over_seat,
     join_game,
     leave_game,
     nudge_if_stalled,
     rematch_game,
+    resign_game,
     submit_action,
 )
 from games.summaries import summarize_game
@@ -425,6 +427,35 @@ def _with_chat(context: dict, game: Game, request: HttpRequest) -> dict:
 
     chat = chat_context(game, request.user, csrf_token=_csrf(request))
     return context | {k: v for k, v in chat.items() if k not in context}
+
+
+@require_POST
+@login_required
+def resign(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Resign (see ``services.resign_game``); back to the game, which says what followed."""
+    game = _game_or_404(game_id)
+    try:
+        resign_game(game=game, user=request.user)
+    except GameServiceError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.info(request, _("You resigned."))
+    return redirect("play", game_id=game.pk)
+
+
+@require_POST
+@login_required
+def hand_over(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Leave a running game to the AI (see ``services.hand_over_seat``)."""
+    game = _game_or_404(game_id)
+    try:
+        hand_over_seat(game=game, user=request.user)
+    except GameServiceError as exc:
+        messages.error(request, str(exc))
+        return redirect("play", game_id=game.pk)
+    messages.info(request, _("The AI plays your seat now. You left table #%(id)s.")
+                  % {"id": game.pk})
+    return redirect("lobby")
 
 
 def _csrf(request: HttpRequest) -> str:

@@ -202,6 +202,9 @@ AI_MAX_ATTEMPTS = int(os.environ.get("AI_MAX_ATTEMPTS", "3"))
 # Clocks: deadlines are kept in the database; this sweep applies the ones that passed
 # (pages and API reads apply their game's too).  Each seat times out at most once.
 CLOCK_SWEEP_SECONDS = float(os.environ.get("CLOCK_SWEEP_SECONDS", "5"))
+# Open tables that never started are closed after this long (checked every few minutes).
+OPEN_TABLE_EXPIRY_SECONDS = int(float(os.environ.get("OPEN_TABLE_EXPIRY_HOURS", "72")) * 3600)
+OPEN_TABLE_SWEEP_SECONDS = float(os.environ.get("OPEN_TABLE_SWEEP_SECONDS", "300"))
 CELERY_BEAT_SCHEDULE = {
     "sweep-stalled-ai": {
         "task": "games.tasks.sweep_stalled_ai",
@@ -218,6 +221,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.sweep_clocks",
         "schedule": CLOCK_SWEEP_SECONDS,
         "options": {"expires": CLOCK_SWEEP_SECONDS},
+    },
+    "expire-open-tables": {
+        "task": "games.tasks.expire_open_tables",
+        "schedule": OPEN_TABLE_SWEEP_SECONDS,
+        "options": {"expires": OPEN_TABLE_SWEEP_SECONDS},
     },
 }
 
