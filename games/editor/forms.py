@@ -103,7 +103,10 @@ class SimulationForm(forms.Form):
 
     def __init__(self, *args: Any, bots: tuple[str, ...], counts: list[int], **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self.fields["bots"].choices = [(b, b) for b in bots]
+        from games.models import AI_LEVEL_CHOICES
+
+        labels = dict(AI_LEVEL_CHOICES)
+        self.fields["bots"].choices = [(b, labels.get(b, b)) for b in bots]
         self.fields["players"].choices = [("", _("every count"))] + [
             (str(n), str(n)) for n in counts
         ]

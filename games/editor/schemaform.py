@@ -128,6 +128,9 @@ class Node:
     label: str
     value: Any = None
     help: str = ""
+    #: The label is the variant's data (an item's number and name, a map key), not text to
+    #: translate: templates mark it ``translate="no"``.
+    data_label: bool = False
     children: list[Node] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     required: bool = True
@@ -374,16 +377,19 @@ class SchemaForm:
                     label=self.item_label(items, item, i),
                     removable=node.kind == "list" and len(value) > low,
                 )
+                child.data_label = True
                 node.children.append(child)
         elif kind == "map":
             sub = self.resolve(schema.get("additionalProperties", {}))
             node.addable = True
             for i, (key, item) in enumerate(value.items()):
                 entry = f"{name}{{{i}}}"
-                node.children.append(self.build_node(
+                child = self.build_node(
                     sub, item, (*path, key), entry, label=str(key), removable=True,
                     key_form=f"{entry}#key", key_value=str(key),
-                ))
+                )
+                child.data_label = True
+                node.children.append(child)
         elif kind == "json":
             node.value = value if isinstance(value, Invalid) else _json_text(value)
         return node

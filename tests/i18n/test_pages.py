@@ -71,6 +71,13 @@ def world(db: None) -> dict[str, Any]:
     open_table = create_game(creator=bob, variant=Variant.objects.order_by("pk").first(),
                              seats=[{"type": "human"}, {"type": "human"}])
     pages["open-table"] = reverse("play", args=[open_table.pk])
+    # A draft of every game's first variant: the rules editor's form.
+    from games.editor.services import start_draft
+
+    for name in sorted(set(Variant.objects.values_list("game", flat=True))):
+        variant = Variant.objects.filter(game=name).order_by("pk").first()
+        start_draft(variant=variant, user=ann)
+        pages[f"{name}-draft"] = reverse("editor:draft", args=[variant.pk])
     names = {u.username for u in model.objects.all()}
     names |= {v.name for v in Variant.objects.all()}
     names |= {get_engine(g).title for g in Variant.objects.values_list("game", flat=True)}
@@ -113,6 +120,8 @@ def _pages(world: dict[str, Any]) -> list[tuple[str, str | None, str]]:
                       (f"{key} anonymous", None, path)]
         elif key.endswith(("-finished", "-rules", "-replay")):
             pages.append((key, "bob", path))
+        elif key.endswith("-draft"):
+            pages.append((key, "ann", path))
     return pages
 
 

@@ -25,7 +25,8 @@ READ_ATTRIBUTES = {
 }
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
         "track", "wbr"}
-SKIP = {"script", "style", "template", "noscript"}
+#: Not text: code, and what a form field holds (the variant's data in the rules editor).
+SKIP = {"script", "style", "template", "noscript", "textarea"}
 
 #: Words that are the same in English and the language, reviewed one by one: proper names,
 #: codes and words each language borrowed. Keep it short: anything else is a missing
@@ -37,8 +38,8 @@ ALLOWED: dict[str, set[str]] = {
     "de": {"Lobby", "Name", "Hand", "Version", "Bots", "Seed", "Worker", "Export"},
     # French "Main" is the hand (English "Main" is the navigation's name); "pt(s)": points.
     "fr": {"Table", "Version", "Points", "Villages", "Simulation", "Bots", "Worker", "Main",
-           "pt", "pts", "Message", "Total"},
-    "it": {"Lobby", "Bot", "Worker", "Password", "Email", "Replay", "no"},
+           "pt", "pts", "Message", "Total", "Description", "Village", "col"},
+    "it": {"Lobby", "Bot", "Worker", "Password", "Email", "Replay", "no", "col"},
 }
 
 

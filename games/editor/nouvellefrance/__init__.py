@@ -15,7 +15,8 @@ from typing import Any
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from games.editor.schemaform import MISSING, Node, SchemaForm, Widget, get_at
+from games.data_texts import data_gettext
+from games.editor.schemaform import MISSING, Node, SchemaForm, Widget, get_at, humanize
 
 MAX_GRID = 24
 _COLOUR = re.compile(r"^[a-z]{3,20}$")
@@ -92,9 +93,9 @@ class CellsWidget(Widget):
                   "adjacent": (x, y) in adjacent}
                  for x in range(width)] for y in ys]
         node = Node(path=path, form=name, kind="cells", schema=schema,
-                    label=options.get("label") or str(schema.get("title", ""))
-                    or str(path[-1]).replace("_", " ").capitalize(),
-                    value=value, help=str(schema.get("description", "")),
+                    label=options.get("label") or data_gettext(schema.get("title", ""))
+                    or data_gettext(humanize(path[-1])),
+                    value=value, help=data_gettext(schema.get("description", "")),
                     removable=options.get("removable", False), template=self.template)
         height_limit = _int(get_at(form.context.get("data"), (*path[:-1], "height_limit")))
         node.extra.update(
