@@ -21,6 +21,7 @@ that many actions; a cache that is down only makes replays fold from the deal.
 from __future__ import annotations
 
 import logging
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -292,10 +293,21 @@ class ReplayStep:
     event: dict | None
     moves: list[ReplayMove] = field(repr=False)
     seed: int | None = None
+    #: The true state at this step: for :meth:`analysis_state` only, never for output.
+    _state: Any = field(default=None, repr=False, compare=False)
 
     @property
     def seat(self) -> int | None:
         return self.perspective.seat
+
+    def analysis_state(self, rng: random.Random) -> State:
+        """A state for analysing this step (an AI's opinion, the legal moves) that holds no
+        more than the perspective may know: ``engine.determinize`` for a seat or the
+        spectator (hidden parts resampled from ``rng``), the true state only in the
+        revealed perspective (a finished game).  The analysis panel's way to a state."""
+        if self.perspective.revealed:
+            return self._state
+        return self.game.engine.determinize(self._state, self.perspective.seat, rng)
 
     def api_document(self) -> dict:
         """``{step, steps, seat, perspective, view, event, seed}`` for the API."""
@@ -333,6 +345,7 @@ def replay_step(game: Game, user: Any, *, step: Any = None, seat: Any = None) ->
         event=moves[k - 1].event if k > 0 else None,
         moves=moves,
         seed=game.seed if perspective.revealed else None,
+        _state=state,
     )
 
 

@@ -173,6 +173,23 @@ def test_after_the_end_anyone_takes_any_perspective(finished, who, make_user, st
     assert revealed.seed == finished.seed and "revealed" in revealed.view
 
 
+def test_the_analysis_state_knows_no_more_than_the_perspective(running, finished):
+    engine = get_engine("newhaven")
+    ann = seated(running, 0)
+    step = replays.replay_step(running, ann, step=20)
+    for k in range(5):
+        state = step.analysis_state(random.Random(k))
+        assert engine.observe(state, 0) == step.view  # indistinguishable for ann ...
+    others = {json.dumps(engine.observe(step.analysis_state(random.Random(k)), 1),
+                         sort_keys=True) for k in range(5)}
+    assert len(others) > 1  # ... while bob's hidden hand is resampled, not the true one
+    true = fold_json("newhaven", running.variant_data, 3, running.seed,
+                     stored_actions(running), 20)
+    assert engine.observe(true, 1) not in [json.loads(o) for o in others]
+    revealed = replays.replay_step(finished, None, step=20, seat="all")
+    assert engine.reveal(revealed.analysis_state(random.Random(0))) == revealed.view
+
+
 def test_default_perspective_is_the_viewers_seat(finished, make_user):
     assert replays.replay_step(finished, seated(finished, 1)).perspective.seat == 1
     assert replays.replay_step(finished, make_user()).perspective == replays.PUBLIC
