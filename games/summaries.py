@@ -10,6 +10,7 @@ from typing import Any
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from games import clocks
 from games.models import Game, Seat
 from games.selectors import game_title
 
@@ -107,4 +108,6 @@ def summarize_game(game: Game, viewer: Any = None, *, subject: Any = None) -> di
         "result_label": result_label,
         # The invite link is for the people at the table to pass on: never shown to others.
         "invite_url": reverse("invite", args=[game.invite_token]) if my_seat is not None else "",
+        "rated": game.rated,
+        "clock": clocks.describe(game),
     }

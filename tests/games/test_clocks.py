@@ -378,3 +378,16 @@ def test_play_page_shows_the_ticking_clock(client: Any, placegame: Any, make_use
     assert f'data-clock="{mover}" data-remaining="' in html
     assert f'<span class="clock" data-clock="{1 - mover}"' in html  # banked, not running
     assert "1:00</span>" in html and "js/clock.js" in html
+
+
+def test_lobby_and_waiting_page_show_the_table_rules(client: Any, variant: Variant,
+                                                     make_user: Any) -> None:
+    ann = make_user("ann")
+    game = services.create_game(creator=ann, variant=variant, seats=[{"type": "human"}] * 2,
+                                rated=True, time_control={"kind": "live", "reserve": 300,
+                                                          "increment": 5})
+    lobby = client.get(reverse("lobby")).content.decode()
+    assert f'data-table-rules="{game.pk}">rated · 5 min + 5 s per move' in lobby
+    client.force_login(ann)
+    page = client.get(reverse("play", args=[game.pk])).content.decode()
+    assert 'id="waiting-rules">rated · 5 min + 5 s per move' in page
