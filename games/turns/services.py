@@ -19,28 +19,11 @@ logger = logging.getLogger(__name__)
 
 #: The salt of unsubscribe tokens (a token unsubscribes one person from turn mails).
 UNSUBSCRIBE_SALT = "colonia.unsubscribe.turns"
-#: Correspondence: the value of the game's time control that means "days per move".
-CORRESPONDENCE = "correspondence"
 
 
 def is_correspondence(game: Game) -> bool:
-    """Whether ``game`` is played by correspondence (mails are sent for these only).
-
-    The time control belongs to the clocks (``social``); until it exists this is False
-    for every game.  Accepted shapes: ``game.is_correspondence`` (a property), or
-    ``game.time_control`` equal to ``"correspondence"`` (a string, a choice, or an
-    object with a ``kind``).
-    """
-    flag = getattr(game, "is_correspondence", None)
-    if flag is not None and not callable(flag):
-        return bool(flag)
-    control = getattr(game, "time_control", None)
-    if control is None:
-        return False
-    kind = getattr(control, "kind", control)
-    if isinstance(control, dict):
-        kind = control.get("kind") or control.get("type")
-    return str(kind).lower() == CORRESPONDENCE
+    """Whether ``game`` is played by correspondence (``Game.clock``): mails go to these only."""
+    return game.clock == Game.Clock.CORRESPONDENCE
 
 
 def unsubscribe_token(user: Any) -> str:
@@ -96,6 +79,7 @@ def turn_mail(game: Game, user: Any) -> EmailMessage:
         "play_url": base + reverse("play", args=[game.pk]),
         "settings_url": base + reverse("accounts:notifications"),
         "unsubscribe_url": unsubscribe,
+        "days": game.clock_days,
     }
     with translation.override(settings.LANGUAGE_CODE):
         subject = " ".join(render_to_string("games/mail/turn_subject.txt", context).split())

@@ -38,9 +38,11 @@ def table(variant, ann, bob) -> Game:
 
 
 @pytest.fixture
-def correspondence(monkeypatch):
-    """Every game counts as a correspondence game (the clocks' time control)."""
-    monkeypatch.setattr(turns, "is_correspondence", lambda game: True)
+def correspondence(table) -> Game:
+    """``table`` played by correspondence (3 days per move)."""
+    Game.objects.filter(pk=table.pk).update(clock=Game.Clock.CORRESPONDENCE, clock_days=3)
+    table.refresh_from_db()
+    return table
 
 
 @pytest.fixture
@@ -116,10 +118,11 @@ def test_correspondence_move_mails_the_next_player(table, ann, bob, corresponden
     assert turns.user_of_token(token) == bob.pk
 
 
-def test_start_of_a_correspondence_game_mails_the_first_player(variant, ann, bob, correspondence,
-                                                               with_emails, on_commit):
+def test_start_of_a_correspondence_game_mails_the_first_player(variant, ann, bob, with_emails,
+                                                               on_commit):
     game = create_game(creator=ann, variant=variant,
-                       seats=[{"type": "human"}, {"type": "human"}])
+                       seats=[{"type": "human"}, {"type": "human"}],
+                       time_control={"kind": "correspondence", "days": 2})
     with on_commit():
         join_game(game=game, user=bob)
     assert [m.to for m in mail.outbox] == [["ann@example.org"]]
@@ -153,18 +156,10 @@ def test_a_redelivered_or_stale_task_sends_nothing_more(table, ann, bob, corresp
     assert len(mail.outbox) == 1
 
 
-def test_is_correspondence_shapes():
-    class Control:
-        kind = "correspondence"
-
-    assert not turns.is_correspondence(Game())
-    for shape in ("correspondence", "Correspondence", Control(), {"kind": "correspondence"}):
-        game = Game()
-        game.time_control = shape
-        assert turns.is_correspondence(game), shape
-    game = Game()
-    game.time_control = "5+3"
-    assert not turns.is_correspondence(game)
+def test_only_correspondence_clocks_count():
+    for clock, expected in ((Game.Clock.CORRESPONDENCE, True), (Game.Clock.LIVE, False),
+                            (Game.Clock.NONE, False)):
+        assert turns.is_correspondence(Game(clock=clock)) is expected, clock
 
 
 # --- unsubscribe and settings -----------------------------------------------------------------
@@ -193,6 +188,10 @@ def test_mail_links_use_the_site_url(table, bob, with_emails):
     message = turns.turn_mail(table, bob)
     assert "https://colonia.example/games/" in message.body
     assert message.extra_headers["List-Unsubscribe"].startswith("<https://colonia.example/")
+
+
+def test_mail_says_the_days_per_move(correspondence, bob, with_emails):
+    assert "You have 3 days for this move." in turns.turn_mail(correspondence, bob).body
 
 
 def test_notification_settings_page(client, ann):
