@@ -94,6 +94,10 @@ class Preferences(models.Model):
     turn_emails = models.BooleanField(
         _("e-mail me when it is my turn in a correspondence game"), default=True
     )
+    #: The language chosen with the header's switcher while logged in ("": none yet): it
+    #: is applied at every log-in and used for the mails we send.
+    language = models.CharField(_("language"), max_length=8, blank=True, default="",
+                                choices=settings.LANGUAGES)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -110,3 +114,21 @@ def set_turn_emails(*, user, enabled: bool) -> Preferences:
         user=user, defaults={"turn_emails": enabled}
     )
     return prefs
+
+
+def set_language(*, user, language: str) -> Preferences | None:
+    """Remember ``language`` (one of ``settings.LANGUAGES``) as ``user``'s language; ``None``
+    and nothing stored for any other code."""
+    if language not in dict(settings.LANGUAGES):
+        return None
+    prefs, _created = Preferences.objects.update_or_create(
+        user=user, defaults={"language": language}
+    )
+    return prefs
+
+
+def language_of(user) -> str:
+    """``user``'s remembered language, or ``settings.LANGUAGE_CODE``."""
+    code = (Preferences.objects.filter(user=user).values_list("language", flat=True).first()
+            if user is not None and user.pk else "")
+    return code or settings.LANGUAGE_CODE

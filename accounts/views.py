@@ -12,14 +12,18 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse_lazy
+from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
+from django.views.i18n import set_language as django_set_language
 
 from accounts import ratelimit
 from accounts.client_ip import client_key
 from accounts.forms import SignUpForm
+from accounts.models import Preferences
+from accounts.models import set_language as set_language_preference
 
 #: Sign-ups allowed per client address per hour (override with settings.SIGNUP_RATE_LIMIT).
 SIGNUP_RATE_LIMIT = 10
@@ -71,6 +75,19 @@ class LoginView(auth_views.LoginView):
         url = super().get_redirect_url()
         return "" if url and url.split("?")[0] == self.request.path else url
 
+    def form_valid(self, form):
+        """Log in, then apply the person's remembered language (the switcher's cookie); a
+        person without one keeps, and remembers, the language they are reading in."""
+        response = super().form_valid(form)
+        user = self.request.user
+        remembered = Preferences.objects.filter(user=user).values_list(
+            "language", flat=True).first()
+        if remembered:
+            set_language_cookie(response, remembered)
+        elif self.request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME):
+            set_language_preference(user=user, language=translation.get_language() or "")
+        return response
+
     def form_invalid(self, form):
         if getattr(self.request, "axes_locked_out", False):
             response = lockout(self.request)
@@ -78,6 +95,28 @@ class LoginView(auth_views.LoginView):
             self.request.axes_locked_out = False
             return response
         return super().form_invalid(form)
+
+
+def set_language_cookie(response: HttpResponse, language: str) -> None:
+    """The cookie Django's ``set_language`` view sets (LocaleMiddleware reads it)."""
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME, language, max_age=settings.LANGUAGE_COOKIE_AGE,
+        path=settings.LANGUAGE_COOKIE_PATH, domain=settings.LANGUAGE_COOKIE_DOMAIN,
+        secure=settings.LANGUAGE_COOKIE_SECURE, httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+    )
+
+
+@require_POST
+def set_language(request: HttpRequest) -> HttpResponse:
+    """The header's language switcher: Django's ``set_language`` (a cookie and a redirect to
+    ``next``), and for a signed-in person the choice is remembered for the next log-in and
+    for the mails we send them."""
+    response = django_set_language(request)
+    code = request.POST.get("language", "")
+    if request.user.is_authenticated and code in dict(settings.LANGUAGES):
+        set_language_preference(user=request.user, language=code)
+    return response
 
 
 def signup_allowed(request: HttpRequest) -> bool:
@@ -115,6 +154,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         elif form.is_valid():
             user = form.save()
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            set_language_preference(user=user, language=translation.get_language() or "")
             messages.success(request, _("Welcome, %(name)s!") % {"name": user.username})
             return redirect(next_url or "lobby")
         else:

@@ -81,7 +81,9 @@ def turn_mail(game: Game, user: Any) -> EmailMessage:
         "unsubscribe_url": unsubscribe,
         "days": game.clock_days,
     }
-    with translation.override(settings.LANGUAGE_CODE):
+    from accounts.models import language_of
+
+    with translation.override(language_of(user)):
         subject = " ".join(render_to_string("games/mail/turn_subject.txt", context).split())
         body = render_to_string("games/mail/turn_body.txt", context)
     return EmailMessage(

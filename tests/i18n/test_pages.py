@@ -229,3 +229,49 @@ def test_the_rules_page_is_linked_and_in_the_language(lang: str, world) -> None:
         page = client.get(url).content.decode()
         assert f'<html lang="{lang}"' in page and 'class="card rules"' in page
     assert client.get(reverse("rules", args=["no-such-game"])).status_code == 404
+
+
+def test_a_signed_in_choice_is_remembered_and_applied_at_the_next_login(world) -> None:
+    """The switcher stores a signed-in person's choice; logging in anywhere (a new browser,
+    no cookie) brings it back."""
+    from accounts.models import Preferences, language_of
+
+    bob = world["bob"]
+    client = Client()
+    client.force_login(bob)
+    client.post("/i18n/setlang/", {"language": "it", "next": "/"})
+    assert Preferences.objects.get(user=bob).language == "it" and language_of(bob) == "it"
+    fresh = Client()  # another browser: English until bob logs in
+    assert '<html lang="en"' in fresh.get("/").content.decode()
+    response = fresh.post(reverse("accounts:login"),
+                          {"username": "bob", "password": "pw-Unused-91"})
+    assert response.status_code == 302
+    assert fresh.cookies[COOKIE].value == "it"
+    assert '<html lang="it"' in fresh.get("/").content.decode()
+    # An unknown code changes nothing.
+    client.post("/i18n/setlang/", {"language": "xx", "next": "/"})
+    assert Preferences.objects.get(user=bob).language == "it"
+
+
+def test_a_new_account_keeps_the_language_it_signed_up_in(world) -> None:
+    from accounts.models import language_of
+
+    client = Client()
+    client.cookies[COOKIE] = "fr"
+    response = client.post(reverse("accounts:signup"), {
+        "username": "zoe", "email": "", "password1": "Colonia-pass-81!",
+        "password2": "Colonia-pass-81!"})
+    assert response.status_code == 302
+    assert language_of(get_user_model().objects.get(username="zoe")) == "fr"
+    assert language_of(world["carl"]) == "en"  # never chose: the default
+
+
+def test_the_turn_mail_speaks_the_recipients_language(world) -> None:
+    from accounts.models import set_language
+    from games.turns.services import turn_mail
+
+    game = Game.objects.filter(status=Game.Status.RUNNING).first()
+    english = turn_mail(game, world["bob"])
+    set_language(user=world["bob"], language="de")
+    german = turn_mail(game, world["bob"])
+    assert german.subject != english.subject and german.body != english.body
