@@ -8,14 +8,15 @@ Entry points::
 
 Levels (see :data:`LEVELS`): ``random`` and ``greedy`` baselines, and ISMCTS at
 ``easy``, ``normal`` and ``hard``: an iteration budget with a wall-clock guard.
-The budget normally ends the search, so a seed replays the same decisions.
+When the budget ends the search a seed replays the same decisions; on a slow
+or busy machine the guard ends it first.
 
 =======  ==========  =====================  =========
 level    iterations  nouvellefrance (×0.5)  guard (s)
 =======  ==========  =====================  =========
 easy     150         75                     0.5
-normal   800         400                    0.9
-hard     3000        1500                   2.8
+normal   800         400                    0.85
+hard     3000        1500                   2.7
 =======  ==========  =====================  =========
 
 The guards keep the answer-time promise (normal <= 1 s, hard <= 3 s per
@@ -77,8 +78,8 @@ TUNED = SearchParams(world_reuse=None, macro=True, public_keys=True)
 
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", 150, 0.5, TUNED),
-    "normal": Level("normal", 800, 0.9, TUNED),
-    "hard": Level("hard", 3000, 2.8, TUNED),
+    "normal": Level("normal", 800, 0.85, TUNED),
+    "hard": Level("hard", 3000, 2.7, TUNED),
 }
 #: Every level name ``choose_action`` accepts.
 LEVEL_NAMES: tuple[str, ...] = ("random", "greedy", *LEVELS)

@@ -24,6 +24,11 @@ State = Any
 
 
 
+def _storm_count(data: dict) -> int:
+    """How many snowstorms a game has (rule data)."""
+    return int(data["storms"])
+
+
 def _symbol_points(data: dict) -> dict[str, float]:
     """Points per cube at a storm by the stick's symbol for that level (rule data)."""
     return {symbol: float(points) for symbol, points in data["symbols"].items()}
@@ -145,10 +150,83 @@ class StrongNouvelleFranceKnowledge(NouvelleFranceKnowledge):
         sample = rng.sample(actions, min(self.followup_sample, len(actions)))
         return max(sample, key=lambda a: _points_after(engine, state, seat, a))
 
+    #: Names of :meth:`features` (the learned evaluator's inputs, see :mod:`ai.learn`).
+    feature_names: tuple[str, ...] = (
+        "bias", "score", "next_storm", "later_storms", "characters", "allies_ready",
+        "bonus_ready", "done", "allies_left", "bonus_left",
+    )
+    #: Use ``ai/weights/nouvellefrance.json`` (``python -m ai.learn``) when present.
+    learned: bool = False
+    #: Softmax temperature (points) of the learned final-score predictions.
+    learned_temperature: float = 5.0
+
+    def features(self, engine: Any, state: State) -> list[list[float]]:
+        """Per seat: public features (score, pending storm points, characters, allies)."""
+        points = rules_for(engine, state, _symbol_points)
+        storms_total = rules_for(engine, state, _storm_count)
+        movers = engine.to_move(state)
+        view = engine.observe(state, movers[0] if movers else None)
+        seat_of = {c: i for i, c in enumerate(view["colours"])}
+        n = len(view["players"])
+        nxt = [0.0] * n
+        later = [0.0] * n
+        chars = [0.0] * n
+        storms = view["storms"]
+        for site in view["sites"]:
+            levels = site["stick"]["levels"]
+            for cube in site["cubes"]:
+                seat = seat_of.get(cube["colour"])
+                level = cube["level"]
+                if seat is None or cube["covered"] or level <= storms or level > len(levels):
+                    continue
+                value = points[levels[level - 1]]
+                if level == storms + 1:
+                    nxt[seat] += value
+                else:
+                    later[seat] += value
+            holder = site.get("character_holder")
+            if holder is not None and holder in seat_of:
+                chars[seat_of[holder]] += site["character_bonus"]
+            elif isinstance(holder, int) and 0 <= holder < n:
+                chars[holder] += site["character_bonus"]
+        done = storms / max(1, storms_total)
+        out = []
+        for i, player in enumerate(view["players"]):
+            allies = sum(1 for v in player["allies"].values() if v == "ready")
+            bonus = sum(1 for v in player["bonus_pieces"].values() if v == "ready")
+            out.append([
+                1.0, float(player["score"]), nxt[i], later[i], chars[i], float(allies),
+                float(bonus), done, allies * (1 - done), bonus * (1 - done),
+            ])
+        return out
+
+    def _weights(self) -> list[float] | None:
+        cached = getattr(self, "_loaded", None)
+        if cached is None:
+            import json
+            from pathlib import Path
+
+            path = Path(__file__).with_name("weights") / "nouvellefrance.json"
+            data = json.loads(path.read_text()) if path.exists() else None
+            ok = data is not None and data["features"] == list(self.feature_names)
+            cached = self._loaded = (data["weights"] if ok else [],)
+        return cached[0] or None
+
     def evaluate(self, engine: Any, state: State) -> list[float]:
-        """Scores plus pending storm points, characters held and ready allies."""
+        """Scores plus pending storm points, characters held and ready allies.
+
+        With ``learned`` (and fitted weights) the estimates are predicted final scores.
+        """
         if engine.is_over(state):
             return terminal_values(engine, state)
+        if self.learned:
+            weights = self._weights()
+            if weights:
+                predicted = [
+                    sum(w * x for w, x in zip(weights, feats, strict=True))
+                    for feats in self.features(engine, state)
+                ]
+                return softmax_values(predicted, self.learned_temperature)
         points = rules_for(engine, state, _symbol_points)
         movers = engine.to_move(state)
         view = engine.observe(state, movers[0] if movers else None)

@@ -171,9 +171,10 @@ def test_least_squares_fit_recovers_known_weights():
     assert fit(rows, targets, ridge=1e-9) == pytest.approx([2.0, 3.0, -1.5], abs=1e-6)
 
 
-def test_learned_features_are_public_and_named():
+@pytest.mark.parametrize("game", GAMES)
+def test_learned_features_are_public_and_named(game):
     """Features come from public information: equal for worlds the seat cannot tell apart."""
-    engine = load("newhaven")
+    engine = load(game)
     knowledge = search_knowledge(engine)
     for index, (state, seat) in enumerate(positions(engine, 3, 5, seed=41)):
         feats = knowledge.features(engine, state)
