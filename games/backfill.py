@@ -4,7 +4,7 @@ Used by a data migration (with the historical models) and testable on its own.  
 replayed from ``new_game(variant_data, num_players, seed)`` with the current engine; each
 move's event is ``describe_action`` of the state before it.  The events are written only
 when the replay reproduces the stored game exactly (the cached state, and the result of a
-finished game): engines' rules changed between waves (New Haven's side-B set-up and
+finished game): engines' rules changed between waves (a side-B set-up and a
 shipment rotation, for instance), and an event of a different game would be a lie.  A game
 whose replay fails or differs keeps its stored sentences (``Move.description``), which the
 log still shows.
