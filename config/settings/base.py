@@ -342,6 +342,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Several APIs have a "status" field with different choice sets: name each set once.
+    "ENUM_NAME_OVERRIDES": {
+        "GameStatusEnum": "games.models.Game.Status",
+        "VariantVersionStatusEnum": "games.models.VariantVersion.Status",
+        "JobStatusEnum": "games.models.Analysis.Status",
+    },
 }
 
 # --- Cache (rate limits, throttles) -----------------------------------------------------------
