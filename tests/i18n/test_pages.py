@@ -71,6 +71,7 @@ def world(db: None) -> dict[str, Any]:
     open_table = create_game(creator=bob, variant=Variant.objects.order_by("pk").first(),
                              seats=[{"type": "human"}, {"type": "human"}])
     pages["open-table"] = reverse("play", args=[open_table.pk])
+    pages["invite"] = reverse("invite", args=[open_table.invite_token])
     # A draft of every game's first variant: the rules editor's form.
     from games.editor.services import start_draft
 
@@ -109,6 +110,8 @@ def _pages(world: dict[str, Any]) -> list[tuple[str, str | None, str]]:
         ("profile", "ann", reverse("accounts:profile", args=["ann"])),
         ("password", "ann", reverse("accounts:password_change")),
         ("open table", "ann", games["open-table"]),
+        ("invite, signed out", None, games["invite"]),
+        ("notification settings", "ann", reverse("accounts:notifications")),
         ("editor", "ann", reverse("editor:index")),
         ("editor variant", "ann", reverse("editor:variant", args=[variant.pk])),
         ("leaderboard", None, reverse("leaderboard")),
