@@ -278,3 +278,15 @@ def test_the_turn_mail_speaks_the_recipients_language(world) -> None:
     set_language(user=world["bob"], language="de")
     german = turn_mail(game, world["bob"])
     assert german.subject != english.subject and german.body != english.body
+
+
+@pytest.mark.parametrize(("lang", "text"), [("de", "Diese Partie gibt es nicht."),
+                                            ("fr", "Cette partie n’existe pas."),
+                                            ("it", "Questa partita non esiste.")])
+def test_api_error_details_follow_accept_language(lang: str, text: str, db: None) -> None:
+    """The API's user-facing ``detail`` speaks the client's language; ``code`` stays."""
+    response = Client(HTTP_ACCEPT_LANGUAGE=lang).get("/api/games/999999/")
+    assert response.status_code == 404
+    english = Client().get("/api/games/999999/").json()
+    assert response.json()["detail"] == text and english["detail"] == "No such game."
+    assert response.json().get("code") == english.get("code")
