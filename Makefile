@@ -21,7 +21,7 @@ $(STAMP): pyproject.toml
 # Translations: the .mo files are compiled from locale/*/LC_MESSAGES/*.po on every install
 # (pure Python, no GNU gettext needed; only stale ones are rewritten).
 catalogues: $(STAMP)
-	@$(PY) -m config.catalogues
+	@$(PY) config/catalogues.py
 
 install: $(STAMP) catalogues
 
@@ -66,7 +66,7 @@ messages: $(STAMP)
 	DJANGO_SETTINGS_MODULE=config.settings.base $(PY) -m games.data_texts
 	$(PY) manage.py makemessages --no-obsolete -l de -l fr -l it $(MESSAGE_IGNORES)
 	$(PY) manage.py makemessages --no-obsolete -d djangojs -l de -l fr -l it $(MESSAGE_IGNORES)
-	@$(PY) -m config.catalogues
+	@$(PY) config/catalogues.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .hypothesis .ruff_cache

@@ -1,6 +1,6 @@
 """Translation catalogues without GNU gettext: read ``.po`` files, write ``.mo`` files.
 
-``make install`` (so ``make run`` and ``make test``) runs ``python -m config.catalogues``,
+``make install`` (so ``make run`` and ``make test``) runs ``python config/catalogues.py``,
 which compiles every ``locale/<lang>/LC_MESSAGES/*.po`` whose ``.mo`` is missing or older.
 It needs nothing but the standard library (Django's ``compilemessages`` needs ``msgfmt``),
 and imports no Django, so it runs before the settings exist. The ``.mo`` files are build
@@ -256,7 +256,7 @@ def source_messages(root: Path = ROOT) -> dict[Key, list[str]]:
 
 
 def main(argv: list[str]) -> int:
-    """``python -m config.catalogues [--force]``: compile the project's catalogues."""
+    """``python config/catalogues.py [--force]``: compile the project's catalogues."""
     written = compile_catalogues(force="--force" in argv)
     for mo in written:
         print(f"compiled {mo.relative_to(ROOT)}")
