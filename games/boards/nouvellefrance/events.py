@@ -174,7 +174,10 @@ def event_text(event: Mapping, names: Mapping[int, str], rules: Mapping | None =
         else:
             text = _("%(who)s placed their %(piece)s on the %(site)s at %(where)s, level "
                      "%(level)s") % place
-        text += ": " + ngettext("%(n)s point", "%(n)s points", points) % {"n": points}
+        # One translatable pattern, not a glued ": " (French puts a space before the colon).
+        text = _("%(action)s: %(points)s") % {
+            "action": text, "points": ngettext("%(n)s point", "%(n)s points", points) % {
+                "n": points}}
         character = event.get("character")
         if character:
             text += ", " + _("completing the site: %(who)s takes the %(character)s") % {
