@@ -154,7 +154,13 @@ def build_children(args: argparse.Namespace, env: dict[str, str]) -> list[Child]
              "--port", str(args.port), "--workers", str(args.workers), "--no-access-log",
              # The app applies its own client-address rule (NUM_PROXIES, see
              # accounts/client_ip.py): uvicorn must not rewrite the address as well.
-             "--no-proxy-headers"],
+             "--no-proxy-headers",
+             # Off by default: compression costs each socket its own deflate of every
+             # message (a compressor per socket, ~0.2 ms of CPU per socket per move; web
+             # CPU per move 67 -> 40 ms at 20 tables x 200 sockets), which a thousand
+             # spectators on 2 cores cannot afford.  ``--ws-deflate on`` (WS_DEFLATE=on)
+             # buys ~10x less bandwidth with that CPU.
+             "--ws-per-message-deflate", "true" if args.ws_deflate == "on" else "false"],
             env,
         )
     ]
@@ -192,6 +198,9 @@ def main(argv: list[str] | None = None) -> int:
                         default=int(os.environ.get("CELERY_CONCURRENCY", "1")),
                         help="AI turns the Celery worker plays at once")
     parser.add_argument("--no-worker", action="store_true", help="do not start a Celery worker")
+    parser.add_argument("--ws-deflate", choices=["on", "off"],
+                        default=os.environ.get("WS_DEFLATE", "off"),
+                        help="permessage-deflate on sockets (CPU per socket vs bandwidth)")
     args = parser.parse_args(argv)
 
     env = dict(os.environ)

@@ -30,7 +30,6 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from html.parser import HTMLParser
 from typing import Any
 
 #: Renders kept per process (a few per live game are in use at any moment).
@@ -55,54 +54,73 @@ class Fragment:
     digest: str
 
 
-class _TopLevel(HTMLParser):
-    """Finds the (start, end) offsets of the top-level elements of an HTML string."""
+#: A comment, a declaration, a raw-text element, or a start/end tag (quoted attribute
+#: values may hold ``>``).
+_SKIP = r"""<!--.*?-->|<![^>]*>|<\?[^>]*>|<(?:script|style)\b.*?</(?:script|style)\s*>"""
+_ATTRS = r"""((?:[^>"']|"[^"]*"|'[^']*')*)"""
+TAG = re.compile(_SKIP + r"|<(/?)([A-Za-z][^\s/>]*)" + _ATTRS + ">", re.S | re.I)
+ID_ATTR = re.compile(r"""(?:^|\s)id\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""")
+_SAME_NAME: dict[str, re.Pattern] = {}
 
-    def __init__(self, text: str) -> None:
-        super().__init__(convert_charrefs=False)
-        self.text = text
-        self.line_starts = [0]
-        for match in re.finditer("\n", text):
-            self.line_starts.append(match.end())
-        self.depth = 0
-        self.start = 0
-        self.current_id = ""
-        self.spans: list[tuple[str, int, int]] = []
 
-    def _offset(self) -> int:
-        line, column = self.getpos()
-        return self.line_starts[line - 1] + column
+def _same_name(tag: str) -> re.Pattern:
+    """Start/end tags named ``tag`` only (comments and raw text skipped whole)."""
+    pattern = _SAME_NAME.get(tag)
+    if pattern is None:
+        pattern = re.compile(_SKIP + rf"|<(/?){re.escape(tag)}(?=[\s/>])" + _ATTRS + ">",
+                             re.S | re.I)
+        _SAME_NAME[tag] = pattern
+    return pattern
 
-    def handle_starttag(self, tag: str, attrs: list) -> None:
-        if self.depth == 0:
-            self.start = self._offset()
-            self.current_id = dict(attrs).get("id") or ""
-        if tag not in VOID:
-            self.depth += 1
-        elif self.depth == 0:
-            end = self.text.index(">", self._offset()) + 1
-            self.spans.append((self.current_id, self.start, end))
 
-    def handle_endtag(self, tag: str) -> None:
-        if tag in VOID:
-            return
-        self.depth -= 1
-        if self.depth == 0:
-            end = self.text.index(">", self._offset()) + 1
-            self.spans.append((self.current_id, self.start, end))
+def _top_level_spans(html: str) -> list[tuple[str, int, int]] | None:
+    """``(id, start, end)`` of each top-level element, or ``None`` if unbalanced.
+
+    The split runs once per render, on the event loop, and ``html.parser`` cost more than
+    the render itself for a board's SVG.  So: find a top-level start tag, then only the
+    tags *of the same name* decide where it ends (in well-formed HTML no other tag can
+    close it), and the regular expression skips everything else at C speed.  Void and
+    self-closing (SVG) elements do not nest; comments and ``<script>``/``<style>``
+    bodies are skipped whole.
+    """
+    spans: list[tuple[str, int, int]] = []
+    pos, length = 0, len(html)
+    while pos < length:
+        match = TAG.search(html, pos)
+        if match is None:
+            break
+        pos = match.end()
+        name = match.group(2)
+        if name is None:  # a comment or a declaration: skipped; a top-level script: no split
+            if match.group(0)[1:2].lower() == "s":
+                return None
+            continue
+        if match.group(1):  # an end tag with nothing open
+            return None
+        start, attrs = match.start(), match.group(3)
+        found = ID_ATTR.search(attrs)
+        ident = next((g for g in found.groups() if g is not None), "") if found else ""
+        tag = name.lower()
+        if tag not in VOID and not attrs.rstrip().endswith("/"):
+            depth, search = 1, _same_name(tag).search
+            while depth:
+                inner = search(html, pos)
+                if inner is None:
+                    return None
+                pos = inner.end()
+                slash, inner_attrs = inner.group(1), inner.group(2)
+                if slash is None or (not slash and inner_attrs.rstrip().endswith("/")):
+                    continue  # a comment, raw text, or a self-closing element
+                depth += -1 if slash else 1
+        spans.append((ident, start, pos))
+    return spans
 
 
 def split_fragments(html: str) -> list[Fragment]:
     """The top-level elements of ``html`` as fragments; one fragment if it cannot split."""
-    parser = _TopLevel(html)
-    try:
-        parser.feed(html)
-        parser.close()
-    except (ValueError, IndexError):
-        parser.spans = []
-    spans = parser.spans
+    spans = _top_level_spans(html) or []
     ids = [span[0] for span in spans]
-    if not spans or parser.depth != 0 or "" in ids or len(set(ids)) != len(ids):
+    if not spans or "" in ids or len(set(ids)) != len(ids):
         return [Fragment("", html, _digest(html))]  # sent whole, always
     return [Fragment(ident, html[start:end], _digest(html[start:end]))
             for ident, start, end in spans]

@@ -24,6 +24,7 @@ from importlib import import_module
 from types import SimpleNamespace
 from typing import Any
 
+from channels.consumer import get_handler_name
 from django.conf import settings
 
 logger = logging.getLogger(__name__)
@@ -145,6 +146,20 @@ class SocketHealthMixin:
             if message.get("type") == "websocket.connect":
                 await send({"type": "websocket.accept"})
                 await send({"type": "websocket.close", "code": CLOSE_LAYER_FAILED})
+
+    async def dispatch(self, message: dict) -> None:
+        """Channels' dispatch without its per-message hop to the sync thread.
+
+        ``AsyncConsumer.dispatch`` runs ``close_old_connections`` on the process's one
+        sync thread before *every* message: with a thousand spectators that is a thousand
+        thread hops per move, queued behind the HTTP views on that thread.  These consumers
+        touch the database only through ``database_sync_to_async``, which closes stale
+        connections around each call in the thread it runs in, so the hop adds nothing.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def join_group(self, group: str) -> bool:
         """Accept and join ``group``; on a channel-layer failure close with 1011, False."""

@@ -15,7 +15,13 @@ seconds and prints:
   p50 / p95 / p99 over all (move, socket) pairs;
 * moves per second (all tables, people and AI);
 * memory per idle socket: the growth of the web server's resident memory (all its
-  processes, found by ``--port`` in /proc) when the sockets opened, divided by their count.
+  processes, found by ``--port`` in /proc) when the sockets opened, divided by their count;
+* CPU per move and per delivery (a (move, socket) pair that arrived): the CPU seconds
+  (utime + stime from /proc) that the web processes, and with ``--cpu-tree PID`` (e.g. the
+  pid of ``python -m config.run``) the Celery worker and the embedded Redis too, spent
+  during the play phase, divided by the moves and by the deliveries; and this script's own
+  CPU, since it runs on the same cores.  CPU does not depend on what else the machine runs,
+  unlike wall-clock latencies.
 
 ``--curve`` runs 10 / 100 / 1,000 sockets over 20 and over 100 tables.  Tables of a point
 stop when it ends (their human seat stops playing), so points do not add up.
@@ -122,6 +128,50 @@ def server_pids(port: int) -> list[int]:
         pids.append(pid)
         stack.extend(tree.get(pid, []))
     return pids
+
+
+def tree_pids(root: int) -> list[int]:
+    """``root`` and all its descendants (Linux /proc)."""
+    tree, pids, stack = _children(), [], [root]
+    while stack:
+        pid = stack.pop()
+        pids.append(pid)
+        stack.extend(tree.get(pid, []))
+    return pids
+
+
+def _role(pid: int) -> str:
+    try:
+        words = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(
+            errors="replace")
+    except OSError:
+        return "gone"
+    if "celery" in words:
+        return "celery"
+    if "valkey" in words or "redis-server" in words:
+        return "redis"
+    if "uvicorn" in words or "multiprocessing" in words:
+        return "web"
+    return "other"
+
+
+def cpu_seconds(pids: list[int]) -> dict[str, float]:
+    """CPU seconds (utime + stime) of ``pids`` by role (web, celery, redis, other)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    out: dict[str, float] = {}
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        role = _role(pid)
+        out[role] = out.get(role, 0.0) + (int(fields[11]) + int(fields[12])) / ticks
+    return out
+
+
+def own_cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def rss_bytes(pids: list[int]) -> int:
@@ -238,6 +288,8 @@ async def run_point(args: argparse.Namespace, tables: int, sockets: int,
 
     rng = random.Random(args.seed)
     counters: dict[int, int] = {}
+    watched = sorted(set(pids) | set(tree_pids(args.cpu_tree) if args.cpu_tree else []))
+    cpu_before, own_before = cpu_seconds(watched), own_cpu_seconds()
     started = time.monotonic()
     deadline = started + args.duration
     await asyncio.gather(*(play_human(api, f"{ws_base}/ws/games/{gid}/", args.base, gid,
@@ -245,6 +297,9 @@ async def run_point(args: argparse.Namespace, tables: int, sockets: int,
                            for gid, api in game_ids))
     elapsed = time.monotonic() - started
     await asyncio.sleep(2.0)  # the last messages
+    cpu_after, own_after = cpu_seconds(watched), own_cpu_seconds()
+    cpu = {role: cpu_after.get(role, 0.0) - cpu_before.get(role, 0.0) for role in cpu_after}
+    cpu["load script"] = own_after - own_before
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
 
@@ -268,6 +323,7 @@ async def run_point(args: argparse.Namespace, tables: int, sockets: int,
         "tables": tables, "sockets": sockets, "elapsed": elapsed, "moves": moves,
         "latencies": latencies, "errors": errors, "statuses": counters,
         "memory_per_socket": (memory_after - memory_before) / sockets if sockets else 0.0,
+        "cpu": cpu, "load": os.getloadavg()[0],
     }
 
 
@@ -282,6 +338,12 @@ def print_row(result: dict) -> None:
     moves_s = result["moves"] / result["elapsed"] if result["elapsed"] else 0.0
     print(f"{result['tables']:6d} {result['sockets']:7d} {lat_text} {moves_s:8.1f} "
           f"{result['memory_per_socket'] / 1024:10.1f} {len(result['errors']):6d}", flush=True)
+    moves, deliveries = max(result["moves"], 1), max(len(lat), 1)
+    parts = [f"{role} {seconds * 1000 / moves:.1f}" for role, seconds in
+             sorted(result["cpu"].items()) if seconds > 0]
+    web = result["cpu"].get("web", 0.0)
+    print(f"  CPU-ms per move: {', '.join(parts)}; web CPU-ms per delivery: "
+          f"{web * 1000 / deliveries:.2f} (load average {result['load']:.1f})", flush=True)
 
 
 HEADER = (f"{'tables':>6} {'sockets':>7} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} "
@@ -337,6 +399,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--duration", type=float, default=30.0,
                         help=f"seconds of play per point (max {MAX_DURATION:.0f})")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--cpu-tree", type=int, default=0,
+                        help="pid whose process tree's CPU is counted too (python -m config.run)")
     args = parser.parse_args(argv)
     args.tables = max(1, min(args.tables, MAX_TABLES))
     args.sockets = max(0, min(args.sockets, MAX_SOCKETS))

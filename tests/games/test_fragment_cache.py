@@ -98,3 +98,19 @@ async def test_a_hint_that_changes_nothing_sends_nothing(monkeypatch) -> None:
     await database_sync_to_async(broadcast.game_updated)(game.pk, 1)  # same state again
     assert await socket.receive_nothing(timeout=0.5)
     await socket.disconnect()
+
+
+def test_split_skips_comments_scripts_and_same_name_nesting() -> None:
+    html = ('<div id="a" title="a > b"><!-- </div> --><div><div/></div>'
+            '<script>let s = "</div>";</script><br></div>'
+            '<svg id="b"><g><g><circle r="1"/></g></g><svg/></svg>')
+    parts = split_fragments(html)
+    assert [p.id for p in parts] == ["a", "b"]
+    assert "".join(p.html for p in parts) == html
+
+
+def test_split_refuses_what_it_cannot_place() -> None:
+    for html in ('<div id="a"><div></div>', '</div><div id="a"></div>',
+                 '<script id="s">x</script><div id="a"></div>'):
+        parts = split_fragments(html)
+        assert len(parts) == 1 and parts[0].html == html
