@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from functools import lru_cache
 from typing import Any
 
@@ -253,33 +254,42 @@ class NouvelleFranceEngine:
         return state.compiled.key
 
     def determinize(self, state: State, seat: Seat, rng: random.Random) -> State:
-        """Reshuffle the unseen deck within each original pile; keep ``seat``'s Huron cards."""
+        """Deal the unseen building cards anew over the unseen positions, each snowflake
+        anywhere in its own pile; keep ``seat``'s Huron cards.
+
+        Public: the piles' sizes (``deck_piles``) and which pile still holds a snowflake.
+        Hidden: which building card was dealt into which pile (the rules shuffle all 36
+        before dealing), so a world may put any unseen building card in any pile.
+        """
         s = state
         keep = s.known[seat] if type(seat) is int and 0 <= seat < s.num_players else 0
         deck = list(s.deck)
         piles = list(s.deck_piles)
-        groups: dict[int, list[int]] = {}
-        for pos in range(keep, len(deck)):
-            groups.setdefault(piles[pos], []).append(pos)
-        for pile in sorted(groups):
-            positions = groups[pile]
-            # Sorted first, so the worlds depend only on what ``seat`` can tell apart
-            # (and ``rng``), never on the true hidden order.
-            cards = sorted(deck[p] for p in positions)
-            rng.shuffle(cards)
-            for p, c in zip(positions, cards, strict=True):
-                deck[p] = c
+        unseen = range(keep, len(deck))
+        # Sorted first everywhere, so the worlds depend only on what ``seat`` can tell
+        # apart (and ``rng``), never on the true hidden order.
+        flakes_in = Counter(piles[p] for p in unseen if deck[p] == SNOWFLAKE)
         # A Huron reorder moves cards (and so pile labels) inside the top cards: a seat
         # that did not see it only knows which piles those positions came from, not which
         # position now holds which pile's card.  ``reordered`` (public) counts the top
         # positions any reorder may have touched; the seat's own known cards stay put.
         if keep < s.reordered:
             window = range(keep, s.reordered)
-            pairs = sorted((piles[p], deck[p]) for p in window)  # canonical, as above
-            rng.shuffle(pairs)
-            for p, (pile, card) in zip(window, pairs, strict=True):
-                deck[p] = card
+            labels = sorted(piles[p] for p in window)
+            rng.shuffle(labels)
+            for p, pile in zip(window, labels, strict=True):
                 piles[p] = pile
+        groups: dict[int, list[int]] = {}
+        for pos in unseen:
+            groups.setdefault(piles[pos], []).append(pos)
+        flakes: set[int] = set()
+        for pile in sorted(groups):
+            flakes.update(rng.sample(groups[pile], flakes_in[pile]))
+        cards = sorted(deck[p] for p in unseen if deck[p] != SNOWFLAKE)
+        rng.shuffle(cards)
+        dealt = iter(cards)
+        for pos in unseen:
+            deck[pos] = SNOWFLAKE if pos in flakes else next(dealt)
         t = s.copy()
         t.deck = tuple(deck)
         t.deck_piles = tuple(piles)

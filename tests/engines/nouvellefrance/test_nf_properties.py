@@ -81,9 +81,11 @@ def heavy_checks(s: State, rng: random.Random) -> None:
         assert len(view["huron_known"]) == known
         d = E.determinize(s, p, rng)
         assert E.observe(d, p) == view
-        assert Counter(zip(d.deck_piles, d.deck, strict=True)) == Counter(
-            zip(s.deck_piles, s.deck, strict=True)
-        )
+        # The same cards, each snowflake in its pile; which building card lies in which
+        # pile is hidden (see test_nf_determinize).
+        assert Counter(d.deck) == Counter(s.deck)
+        assert Counter(p for p, c in zip(d.deck_piles, d.deck, strict=True) if c < 0) == \
+            Counter(p for p, c in zip(s.deck_piles, s.deck, strict=True) if c < 0)
         assert d.deck[:known] == s.deck[:known]
     before = E.state_to_json(s)
     movers = E.to_move(s)
