@@ -360,7 +360,7 @@ def main(argv: list[str] | None = None) -> None:
     """``python -m ai.analysis GAME``: analyse one bot game and print how long it took."""
     from .arena import load_engine
 
-    parser = argparse.ArgumentParser(description="Time the post-game analysis of one game.")
+    parser = argparse.ArgumentParser(description="Time the analysis of one finished game.")
     parser.add_argument("game", help="engine name or module:ATTR")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--variant", default="standard")

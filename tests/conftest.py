@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 from config.catalogues import compile_catalogues
@@ -25,3 +26,19 @@ settings.register_profile(
     derandomize=True,
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+@pytest.fixture(autouse=True)
+def _default_language():
+    """Every test starts and ends in the default language.
+
+    Django's ``LocaleMiddleware`` activates the request's language on the test's own
+    thread and leaves it active after the response, so one test's request in Italian
+    would make the next test's rendering Italian (the order-dependent failures seen in a
+    full run). Tests that want a language ask for it (a cookie, a header, ``override``).
+    """
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()

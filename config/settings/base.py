@@ -347,6 +347,7 @@ SPECTACULAR_SETTINGS = {
         "GameStatusEnum": "games.models.Game.Status",
         "VariantVersionStatusEnum": "games.models.VariantVersion.Status",
         "JobStatusEnum": "games.models.Analysis.Status",
+        "AILevelEnum": "games.models.AI_LEVELS",
     },
 }
 
