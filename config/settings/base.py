@@ -286,6 +286,9 @@ AXES_COOLOFF_TIME = float(os.environ.get("AXES_COOLOFF_HOURS", "0.25"))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 
+# Sign-ups allowed per client address per hour (the page; the API has the "register" throttle).
+SIGNUP_RATE_LIMIT = int(os.environ.get("SIGNUP_RATE_LIMIT", "10"))
+
 # Password reset: requests allowed per client address and per e-mail address per hour.
 PASSWORD_RESET_RATE_LIMIT = int(os.environ.get("PASSWORD_RESET_RATE_LIMIT", "5"))
 

@@ -150,4 +150,8 @@
     if (!el.matches || !el.matches("select[data-autosubmit]") || !el.form) return;
     if (el.form.requestSubmit) el.form.requestSubmit(); else el.form.submit();
   });
+  document.querySelectorAll("select[data-autosubmit]").forEach(function (el) {
+    if (!el.form) return;
+    el.form.querySelectorAll("input[type=submit]").forEach(function (b) { b.hidden = true; });
+  });
 })();

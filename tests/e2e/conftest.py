@@ -42,6 +42,11 @@ def _env(tmp: Path) -> dict[str, str]:
         STATIC_ROOT=str(tmp / "static"),
         COLONIA_VAR_DIR=str(tmp / "var"),
         AXES_FAILURE_LIMIT="50",
+        # One session-wide server signs up every test's people from 127.0.0.1: the
+        # per-address limits (10 sign-ups, 20 API registrations an hour) would refuse the
+        # later tests' sign-ups.
+        SIGNUP_RATE_LIMIT="10000",
+        THROTTLE_REGISTER="10000/hour",
         # Mails as files the tests read (password reset links, "your turn" notices).
         EMAIL_BACKEND="filebased",
         EMAIL_FILE_PATH=str(tmp / "mail"),
