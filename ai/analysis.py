@@ -43,7 +43,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .ismcts import search
+from .ismcts import playout, search
 from .knowledge import GameKnowledge, get_knowledge
 
 Action = Any
@@ -70,6 +70,8 @@ MARKS: tuple[tuple[str, float], ...] = (
 )
 #: A played move the search tried fewer times than this is re-estimated (with the best).
 MIN_VISITS = 8
+#: Probability that a playout step is uniform (as in the search).
+PLAYOUT_EPSILON = 0.1
 #: Loss at which a move's accuracy reaches 0 (accuracy = 100 * (1 - loss / this)).
 ACCURACY_ZERO = 0.25
 
@@ -149,30 +151,6 @@ def step_seed(seed: int, step: int) -> int:
     return (seed * 1_000_003 + step * 7_919 + 17) & 0x7FFF_FFFF
 
 
-def _playout(engine: Any, world: State, rng: random.Random, knowledge: GameKnowledge,
-             epsilon: float = 0.1) -> list[float]:
-    depth = 0
-    limit = knowledge.rollout_depth
-    policy = knowledge.rollout_policy
-    while limit is None or depth < limit:
-        movers = engine.to_move(world)
-        if not movers:
-            break
-        actor = movers[0]
-        legal = engine.legal_actions(world, actor)
-        if not legal:
-            break
-        if len(legal) == 1:
-            action = legal[0]
-        elif rng.random() < epsilon:
-            action = legal[rng.randrange(len(legal))]
-        else:
-            action = policy(engine, world, actor, legal, rng)
-        world = engine.apply(world, actor, action)
-        depth += 1
-    return list(knowledge.evaluate(engine, world))
-
-
 def estimate(engine: Any, state: State, seat: int, samples: int, rng: random.Random,
              action: Action | None = None, knowledge: GameKnowledge | None = None) -> list[float]:
     """Mean value per seat of ``state`` (after ``seat`` plays ``action``, if given).
@@ -190,7 +168,8 @@ def estimate(engine: Any, state: State, seat: int, samples: int, rng: random.Ran
                 world = engine.apply(world, seat, action)
             except ValueError:  # IllegalAction: not legal in this world (should not happen)
                 continue
-        values = _playout(engine, world, rng, knowledge)
+        values = list(playout(engine, world, rng, knowledge, PLAYOUT_EPSILON,
+                                      knowledge.rollout_depth))
         if not totals:
             totals = [0.0] * len(values)
         for i, v in enumerate(values):

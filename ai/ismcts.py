@@ -252,14 +252,14 @@ def _iterate(
         world = engine.apply(world, actor, keyed[key])
         path.append(node)
 
-    values = _playout(engine, world, rng, knowledge, params.epsilon, depth_limit)
+    values = playout(engine, world, rng, knowledge, params.epsilon, depth_limit)
     for visited in path:
         visited.visits += 1
         if visited.seat is not None:
             visited.total += values[visited.seat]
 
 
-def _playout(
+def playout(
     engine: Any,
     world: State,
     rng: random.Random,
