@@ -51,11 +51,14 @@ def test_two_people_play_a_rated_game_and_both_ratings_change(browser, placegame
         pages.append(page)
     ann, bob = pages
     create_table(ann, base, seat="open", rated=True)
+    ann.wait_for_selector("#table-waiting")
+    ann.wait_for_timeout(300)  # let the socket connect
     bob.goto(ann.url)
     bob.click("[data-join]")
-    for page in pages:
-        page.goto(ann.url)
-        page.wait_for_selector("#pg-board")
+    bob.wait_for_selector("#pg-board")
+    # Ann's waiting page turns into the board by itself (socket hint -> reload); a goto
+    # here would race that reload ("navigation interrupted by another navigation").
+    ann.wait_for_selector("#pg-board", timeout=TIMEOUT)
     assert "rated" in ann.inner_text("#table-rules")
     for step in itertools.count():
         assert step < 60, "the game did not end"
