@@ -15,6 +15,7 @@ from games.boards import PlayerInfo, Scene, default_event_text, get_board
 from games.boards.nouvellefrance import drawing
 from games.boards.nouvellefrance.events import event_text
 from games.engines import get_engine
+from games.engines.nouvellefrance.state import SNOWFLAKE
 from games.models import Game
 from games.services import (
     create_game,
@@ -245,6 +246,27 @@ def test_huron_orders_name_the_cards_top_first():
     assert board["huron_known"] and len(view["huron_known"]) == 3
 
 
+def test_the_piles_follow_the_cards_a_huron_moved_across_a_pile_boundary():
+    """A Huron reorder can put pile 3's cards above pile 2's last card (its snowflake):
+    after a draw the deck shows pile 2 still holding its snowflake and pile 3 one card
+    short, not pile 2 gone and pile 3 full."""
+    s = ENGINE.new_game(VARIANT, 2, 1).copy()
+    flake = next(i for i, (c, p) in enumerate(zip(s.deck, s.deck_piles, strict=True))
+                 if p == 2 and c == SNOWFLAKE)
+    order = [flake, *(i for i, p in enumerate(s.deck_piles) if p >= 3)]
+    s.deck = tuple(s.deck[i] for i in order)
+    s.deck_piles = tuple(s.deck_piles[i] for i in order)
+    seat = s.active
+    s.phase, s.huron_queue = "huron", (seat,)
+    s = ENGINE.apply(ENGINE.apply(s, seat, ("huron",)), seat, ("order", 1, 2, 0))
+    assert s.deck_piles[:3] == (3, 3, 2)
+    s = ENGINE.apply(s, seat, ("draw",))
+    piles = BOARD.present(scene(s, None))["piles"]
+    assert [(p["pile"], p["left"], p["snowflake"]) for p in piles[:3]] == [
+        (2, 1, True), (3, 4, False), (4, 6, True)]
+    assert sum(p["left"] for p in piles) == len(s.deck)
+
+
 # --- privacy --------------------------------------------------------------------------------
 
 
@@ -257,9 +279,11 @@ def test_hidden_information_changes_no_other_rendering():
     peeked = ENGINE.apply(state, 0, ("huron",))
     other = peeked.copy()
     keep = max(peeked.known[1:])  # what the other seat knows stays as it is
-    deck = list(other.deck[keep:])
+    # Each card keeps its pile: how many cards and snowflakes each pile holds is public.
+    deck = list(zip(other.deck[keep:], other.deck_piles[keep:], strict=True))
     random.Random(1).shuffle(deck)
-    other.deck = other.deck[:keep] + tuple(deck)
+    other.deck = other.deck[:keep] + tuple(c for c, _ in deck)
+    other.deck_piles = other.deck_piles[:keep] + tuple(p for _, p in deck)
     other.known = (0, *peeked.known[1:])
     assert other.deck != peeked.deck
     assert ENGINE.observe(peeked, 0)["huron_known"] != ENGINE.observe(other, 0)["huron_known"]

@@ -146,7 +146,7 @@ class NouvelleFranceBoard(Board):
             "waiting_text": "" if my_turn or over else self._waiting(view, names, seat),
             "display": self._display(view, rules, by_tag),
             "supply": self._supply(view, rules, looks),
-            "piles": self._piles(view, rules),
+            "piles": self._piles(view),
             "storms": self._storms(view, rules),
             "discard": [shape_label(s) for s in view.get("discard", [])],
             "removed": [
@@ -542,23 +542,11 @@ class NouvelleFranceBoard(Board):
         return out
 
     @staticmethod
-    def _piles(view: dict, rules: dict) -> list[dict]:
-        """The piles still in the deck, bottom piles full: how many cards, and whether a
-        snowflake may still be among them."""
-        deck = rules.get("deck") or {}
-        piles = list(deck.get("piles") or [])
-        flakes = sorted(deck.get("snowflake_piles") or [])
-        storms = view.get("storms", 0)
-        sizes = [n + (1 if p in flakes else 0) for p, n in enumerate(piles, 1)]
-        remaining = view.get("deck_count", 0)
-        out = []
-        for p in range(len(sizes), 0, -1):
-            left = min(sizes[p - 1], remaining)
-            remaining -= left
-            flake = p in flakes and flakes.index(p) >= storms and left > 0
-            out.append({"pile": p, "left": left, "size": sizes[p - 1], "snowflake": flake})
-        out.reverse()
-        return [p for p in out if p["left"] > 0]
+    def _piles(view: dict) -> list[dict]:
+        """The piles still in the deck as the engine counts them: how many cards, and
+        whether a snowflake is still among them."""
+        return [{"pile": p["pile"], "left": p["left"], "snowflake": p["snowflakes"] > 0}
+                for p in view.get("piles") or [] if p["left"] > 0]
 
     @staticmethod
     def _storms(view: dict, rules: dict) -> dict:

@@ -145,7 +145,10 @@ class NouvelleFranceEngine:
         ``placements`` lists the legal placements of the pending piece as ``[site,
         orientation, x, y, level]`` (``level``: where its lowest layer lands), and in
         the ``draw`` phase ``bonus_placements`` does the same for each of the active
-        seat's ready bonus pieces; both are public and empty otherwise.
+        seat's ready bonus pieces; both are public and empty otherwise.  ``piles`` lists
+        every pile (numbered from 1, drawn first) with the face-down cards still ``left``
+        in it and the ``snowflakes`` among them: public, and the same in every world of
+        ``determinize``.
         """
         s = state
         cv = s.compiled
@@ -195,6 +198,10 @@ class NouvelleFranceEngine:
                 }
             )
         known = s.known[seat] if type(seat) is int and 0 <= seat < s.num_players else 0
+        # Counted from the cards, not from the pile sizes: a Huron reorder can move a
+        # card above the last cards of the pile on top of it.
+        left = Counter(s.deck_piles)
+        flakes = Counter(p for p, c in zip(s.deck_piles, s.deck, strict=True) if c == SNOWFLAKE)
         pending: dict[str, Any] = {}
         if s.pending_card >= 0:
             pending["card"] = s.pending_card
@@ -230,6 +237,10 @@ class NouvelleFranceEngine:
             "display": [cv.shapes[c].name for c in s.display],
             "discard": [cv.shapes[c].name for c in s.discard],
             "deck_count": len(s.deck),
+            "piles": [
+                {"pile": p, "left": left[p], "snowflakes": flakes[p]}
+                for p in range(1, len(cv.piles) + 1)
+            ],
             "snowflakes_left": cv.storms - s.storms,
             "storms": s.storms,
             "buried_levels": buried,
