@@ -16,14 +16,19 @@ import math
 import multiprocessing
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
 
 from . import BOT_NAMES, choose_action
 
-__all__ = ["GameRecord", "load_engine", "main", "play_game", "wilson"]
+__all__ = ["Chooser", "GameRecord", "load_engine", "main", "play_game", "wilson"]
+
+#: A player other than our levels: ``(engine, state, seat, seed, seconds) -> action``
+#: (``seconds`` is the equal thinking time per decision or ``None``), e.g. the
+#: OpenSpiel opponents of :mod:`ai.anchor`.
+Chooser = Callable[[Any, Any, int, int, "float | None"], Any]
 
 
 def load_engine(spec: str) -> Any:
@@ -71,10 +76,12 @@ def play_game(
     seed: int,
     max_plies: int = 100_000,
     think: float | None = None,
+    choosers: Mapping[str, Chooser] | None = None,
 ) -> GameRecord:
     """Play one game with ``bots[seat]`` in each seat; return its record.
 
     ``think`` gives every search bot that many seconds per decision (equal time).
+    A bot named in ``choosers`` plays through its chooser instead of ``choose_action``.
     """
     n = len(bots)
     state = engine.new_game(variant, n, seed)
@@ -85,10 +92,14 @@ def play_game(
         if ply >= max_plies:
             raise RuntimeError(f"game seed {seed} did not end after {max_plies} actions")
         seat = engine.to_move(state)[0]
+        chooser = choosers.get(bots[seat]) if choosers else None
         started = time.perf_counter()
-        action = choose_action(
-            engine, state, seat, bots[seat], seed=decision_seed(seed, ply), seconds=think
-        )
+        if chooser is not None:
+            action = chooser(engine, state, seat, decision_seed(seed, ply), think)
+        else:
+            action = choose_action(
+                engine, state, seat, bots[seat], seed=decision_seed(seed, ply), seconds=think
+            )
         seconds[seat] += time.perf_counter() - started
         moves[seat] += 1
         state = engine.apply(state, seat, action)
@@ -129,15 +140,17 @@ def tally(records: Iterable[GameRecord]) -> dict[str, _Tally]:
 
 def format_table(tallies: dict[str, _Tally], games: int, players: int) -> str:
     """The result table as text."""
+    width = max([10, *map(len, tallies)])
     lines = [
         f"games={games} players={players} (expected share per seat {1 / players:.3f})",
-        f"{'bot':<10} {'seat-games':>10} {'win rate':>9} {'95% CI':>15} {'mean score':>11}"
+        f"{'bot':<{width}} {'seat-games':>10} {'win rate':>9} {'95% CI':>15} {'mean score':>11}"
         f" {'s/move':>8}",
     ]
     for bot, t in tallies.items():
         low, high = wilson(t.wins, t.seats)
+        interval = f"[{low:.3f}, {high:.3f}]"
         lines.append(
-            f"{bot:<10} {t.seats:>10} {t.wins / t.seats:>9.3f} {f'[{low:.3f}, {high:.3f}]':>15}"
+            f"{bot:<{width}} {t.seats:>10} {t.wins / t.seats:>9.3f} {interval:>15}"
             f" {t.score / t.seats:>11.2f} {t.seconds / max(1, t.moves):>8.3f}"
         )
     return "\n".join(lines)
