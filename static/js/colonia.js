@@ -63,8 +63,20 @@
     }
   });
 
+  // A waiting table reloads when a socket hint says the game started; a seat taken before
+  // our socket opened sent that hint to nobody, so ask once the socket is open.
+  function reloadIfStarted() {
+    if (!document.getElementById("table-waiting") || !window.fetch) return;
+    fetch(window.location.href, { credentials: "same-origin" }).then(function (resp) {
+      return resp.ok ? resp.text() : "";
+    }).then(function (html) {
+      if (html && html.indexOf('id="table-waiting"') === -1) window.location.reload();
+    }).catch(function () {});
+  }
+
   document.addEventListener("htmx:wsOpen", function () {
     setConn("", false);
+    reloadIfStarted();
     if (hadClose) {
       hadClose = false;
       if (root()) refetch();

@@ -127,3 +127,36 @@ def test_a_player_resigns_and_the_game_ends(browser, placegame_url, screenshot):
     assert "AI (random)" in page.inner_text("#winners")
     assert "resigned" in page.inner_text("#game-status")
     ctx.close()
+
+
+def test_a_waiting_page_whose_socket_missed_the_start_turns_into_the_board(browser,
+                                                                         placegame_url):
+    """The socket hint that a game started reaches only sockets open at that moment: a
+    waiting page whose socket (re)opens later asks the server and shows the board."""
+    base = placegame_url
+    pages = []
+    for name in ("wes_e2e", "wyn_e2e"):
+        page = browser.new_context().new_page()
+        page.set_default_timeout(TIMEOUT)
+        sign_up(page, base, name)
+        pages.append(page)
+    host, guest = pages
+    sockets = []
+
+    def hold(ws):  # the first socket is a mock: the server never sees it
+        sockets.append(ws)
+        if len(sockets) > 1:
+            ws.connect_to_server()
+
+    host.route_web_socket("**/ws/games/*/", hold)
+    create_table(host, base, seat="open")
+    host.wait_for_selector("#table-waiting")
+    guest.goto(host.url)
+    guest.click("[data-join]")
+    guest.wait_for_selector("#pg-board")
+    host.wait_for_timeout(500)
+    assert host.locator("#table-waiting").count() == 1  # the start hint went to nobody
+    sockets[0].close(code=1012)  # "restarting": the page reconnects, now to the server
+    host.wait_for_selector("#pg-board", timeout=TIMEOUT)
+    for page in pages:
+        page.context.close()
