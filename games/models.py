@@ -179,7 +179,27 @@ class VariantVersion(models.Model):
         return f"v{self.number}" if self.number else str(_("draft"))
 
 
-class Simulation(models.Model):
+class JobStatus(models.TextChoices):
+    """Where a background job (a simulation, an analysis) stands."""
+
+    QUEUED = "queued", _("queued")
+    RUNNING = "running", _("running")
+    DONE = "done", _("done")
+    FAILED = "failed", _("failed")
+
+
+class JobMixin:
+    """What every background job model shares beside its ``status`` field."""
+
+    status: str
+
+    @property
+    def finished(self) -> bool:
+        """Done or failed: nothing more will happen without a new start."""
+        return self.status in (JobStatus.DONE, JobStatus.FAILED)
+
+
+class Simulation(JobMixin, models.Model):
     """A self-play check of one version's data (``games.engines.simulate``), run on Celery.
 
     ``data`` is the data simulated (a draft may change while it runs: ``digest`` tells
@@ -188,11 +208,7 @@ class Simulation(models.Model):
     merged reports so far, ``report`` the final one.
     """
 
-    class Status(models.TextChoices):
-        QUEUED = "queued", _("queued")
-        RUNNING = "running", _("running")
-        DONE = "done", _("done")
-        FAILED = "failed", _("failed")
+    Status = JobStatus
 
     version = models.ForeignKey(
         VariantVersion, on_delete=models.CASCADE, related_name="simulations"
@@ -229,10 +245,6 @@ class Simulation(models.Model):
 
     def __str__(self) -> str:
         return f"simulation {self.pk} of {self.version} ({self.status})"
-
-    @property
-    def finished(self) -> bool:
-        return self.status in (self.Status.DONE, self.Status.FAILED)
 
     @property
     def passed(self) -> bool:
@@ -565,7 +577,7 @@ class ChatMute(models.Model):
         return f"{self.user_id} mutes {self.muted_id}"
 
 
-class Analysis(models.Model):
+class Analysis(JobMixin, models.Model):
     """The post-game analysis of one finished game (``ai.analysis``), run on Celery.
 
     One per game; a re-run on request starts it over.  The task analyses the moves in
@@ -574,11 +586,7 @@ class Analysis(models.Model):
     (``ai.analysis.Decision.to_json``), ``summary`` the per-seat lines once done.
     """
 
-    class Status(models.TextChoices):
-        QUEUED = "queued", _("queued")
-        RUNNING = "running", _("running")
-        DONE = "done", _("done")
-        FAILED = "failed", _("failed")
+    Status = JobStatus
 
     game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="analysis")
     status = models.CharField(
@@ -612,10 +620,6 @@ class Analysis(models.Model):
 
     def __str__(self) -> str:
         return f"analysis of game {self.game_id} ({self.status})"
-
-    @property
-    def finished(self) -> bool:
-        return self.status in (self.Status.DONE, self.Status.FAILED)
 
     @property
     def progress(self) -> float:

@@ -349,7 +349,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "games.models.Game.Status",
         "VariantVersionStatusEnum": "games.models.VariantVersion.Status",
-        "JobStatusEnum": "games.models.Analysis.Status",
+        "JobStatusEnum": "games.models.JobStatus",
         "AILevelEnum": "games.models.AI_LEVELS",
     },
 }
