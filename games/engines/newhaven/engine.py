@@ -341,6 +341,9 @@ class NewHavenEngine:
                             "face_up": bool(v & 2),
                             # The turn it went down in (as ``turn`` counts): public.
                             "turn": p.built_turns[r * cv.village_cols + c] + 1,
+                            # Buildings built on the space, this one included (2 or more:
+                            # built over): public too.
+                            "builds": p.build_counts[r * cv.village_cols + c],
                         }
                     )
                 village.append(row)

@@ -25,7 +25,8 @@ Decisions where the rules are silent (documented here once, referred to elsewher
   the others' knowledge exact and reveals nothing new.  A face-down building's number is
   known to the others only if it came from the public part of the hand.
 * **Rebuild**: a building removed by rebuilding leaves the game (``removed``), its number
-  public only when it was public in the village.
+  public only when it was public in the village.  Which space was built over is public
+  (everybody at the table sees it): every space counts the buildings built on it.
 * **Harvest tile draws**: the tile is drawn at the end of the turn (after building); an
   empty pool simply gives nothing (validation makes that impossible for valid variants).
 * **Side B**: the pieces are dealt onto the settlement cells in the order the variant
@@ -121,6 +122,7 @@ def new_state(compiled: Compiled, variant: dict, num_players: int, seed: int) ->
         p.shipment = pool.pop() if cv.shipments else -1
         p.village = [-1] * cv.num_spaces
         p.built_turns = [-1] * cv.num_spaces
+        p.build_counts = [0] * cv.num_spaces
         p.colour_masks = [0] * cv.num_resources
         players.append(p)
     st.players = tuple(players)
@@ -546,6 +548,7 @@ def _build(st: State, seat: int, a: tuple) -> State:
         p.face_up_mask &= ~bit
     p.village[s] = code << 2 | (2 if up else 0) | known
     p.built_turns[s] = st.turn
+    p.build_counts[s] += 1
     p.colour_masks[r] |= bit
     p.occupied |= bit
     if up:

@@ -27,7 +27,10 @@ Encodings
   ``number_public`` says whether other players know the number of a face-down building
   (it came from the public part of the hand).  ``built_turns`` holds, per space, the
   turn (``State.turn`` then) its building was built in, ``-1`` when empty: everybody
-  at the table sees where and when a building goes down.
+  at the table sees where and when a building goes down.  ``build_counts`` holds, per
+  space, how many buildings went down there (``0`` when empty, ``2`` or more once built
+  over): also public, it tells look-alike face-down buildings of one turn apart when
+  one of them is built over (format 3).
 * removed buildings: ``(code, hidden_owner)``, ``hidden_owner = -1`` when everyone knows
   the number, else the seat that alone knows it.
 
@@ -66,14 +69,16 @@ TILE, PRINTED, POND_CELL, SHIP_DOWN, SHIP_UP = range(5)
 CELL_KINDS = ("tile", "printed", "pond", "shipment", "shipment")
 POND = 255
 
-#: The version of ``state_to_json``'s layout; ``state_from_json`` reads only this one.
-STATE_FORMAT = 2
+#: The version of ``state_to_json``'s layout; ``state_from_json`` reads this one and
+#: upgrades formats 1 and 2 (see ``_from_format_1`` and ``_from_format_2``).
+STATE_FORMAT = 3
 
 
 class Player:
     """One seat's hand and village."""
 
     __slots__ = (
+        "build_counts",
         "built_turns",
         "colour_masks",
         "face_up_mask",
@@ -99,6 +104,7 @@ class Player:
         self.private_buildings: list[int] = []  # buildings in hand drawn blind
         self.village: list[int] = []
         self.built_turns: list[int] = []  # per space: the turn it was built in, or -1
+        self.build_counts: list[int] = []  # per space: buildings built there, 0 when empty
         self.colour_masks: list[int] = []  # per resource: bitmask of spaces of that colour
         self.occupied: int = 0  # bitmask of occupied spaces
         self.face_up_mask: int = 0  # bitmask of face-up buildings
@@ -115,6 +121,7 @@ class Player:
         p.private_buildings = list(self.private_buildings)
         p.village = list(self.village)
         p.built_turns = list(self.built_turns)
+        p.build_counts = list(self.build_counts)
         p.colour_masks = list(self.colour_masks)
         p.occupied = self.occupied
         p.face_up_mask = self.face_up_mask
@@ -132,6 +139,7 @@ class Player:
             tuple(self.private_buildings),
             tuple(self.village),
             tuple(self.built_turns),
+            tuple(self.build_counts),
             self.turns,
         )
 
@@ -335,6 +343,7 @@ def state_to_json(state: State) -> dict:
                 "private_buildings": list(p.private_buildings),
                 "village": list(p.village),
                 "built_turns": list(p.built_turns),
+                "build_counts": list(p.build_counts),
                 "turns": p.turns,
             }
             for p in st.players
@@ -352,6 +361,7 @@ _PLAYER_KEYS = frozenset(
         "private_buildings",
         "village",
         "built_turns",
+        "build_counts",
         "turns",
     )
 )
@@ -443,7 +453,7 @@ def _cell_entry(compiled: Compiled, entry: Any, field: str) -> tuple | None:
 
 
 def _from_format_1(data: dict) -> dict:
-    """A state stored in format 1 (before issue 8) in today's layout.
+    """A state stored in format 1 (before issue 8) in format 2's layout.
 
     Format 1 had short field names and integer phases, turned shipments face up in
     rotation 0 (so an unflipped one keeps rotation 0: the game goes on as it would
@@ -469,7 +479,7 @@ def _from_format_1(data: dict) -> dict:
             )
         phase = data["phase"]
         return {
-            "format": STATE_FORMAT,
+            "format": 2,
             "variant": data["variant"],
             "num_players": data["num_players"],
             "phase": PHASES[phase] if type(phase) is int and 0 <= phase < len(PHASES) else phase,
@@ -494,15 +504,43 @@ def _from_format_1(data: dict) -> dict:
         raise _bad(f"a format 1 state without the field {exc}") from None
 
 
+def _from_format_2(data: dict) -> dict:
+    """A state stored in format 2 (before the build counts) in today's layout.
+
+    Format 2 did not count the buildings built on a space: each occupied space counts
+    as built once (what went down before the upgrade cannot be told apart any more; what
+    is built over after it can).
+    """
+    players = data.get("players")
+    if not isinstance(players, list) or not all(
+        isinstance(p, dict) and isinstance(p.get("village"), list) for p in players
+    ):
+        raise _bad("a format 2 state needs its players with their villages")
+    return {
+        **data,
+        "format": STATE_FORMAT,
+        "players": [
+            {
+                **p,
+                "build_counts": [0 if type(v) is int and v < 0 else 1 for v in p["village"]],
+            }
+            for p in players
+        ],
+    }
+
+
 def state_from_json(data: Any) -> State:
     """Inverse of ``state_to_json``; ``EngineError`` naming the fault for malformed data.
 
     Types, sizes and ranges are checked, tiles must not be in two places, the board
     must stay inside the play area and ``squares`` and the masks are derived again.
-    States stored in format 1 are read too (see ``_from_format_1``).
+    States stored in formats 1 and 2 are read too (see ``_from_format_1`` and
+    ``_from_format_2``).
     """
     if isinstance(data, dict) and type(data.get("format")) is int and data["format"] == 1:
         data = _from_format_1(data)
+    if isinstance(data, dict) and type(data.get("format")) is int and data["format"] == 2:
+        data = _from_format_2(data)
     data = _keys(data, _STATE_KEYS, "the state")
     if type(data["format"]) is not int or data["format"] != STATE_FORMAT:
         raise EngineError(
@@ -615,6 +653,11 @@ def state_from_json(data: Any) -> State:
         )
         if any((v < 0) != (t < 0) for v, t in zip(p.village, p.built_turns, strict=True)):
             raise _bad(f"{where}.built_turns must be -1 exactly on the empty spaces")
+        p.build_counts = _ints(
+            pd["build_counts"], f"{where}.build_counts", 0, 10**6, compiled.num_spaces
+        )
+        if any((v < 0) != (k == 0) for v, k in zip(p.village, p.build_counts, strict=True)):
+            raise _bad(f"{where}.build_counts must be 0 exactly on the empty spaces")
         p.turns = _int(pd["turns"], f"{where}.turns", 0, 10**6)
         village_masks(compiled, p)
         players.append(p)

@@ -56,9 +56,12 @@ def set_village(state: State, seat: int, spaces: dict) -> State:
     def fn(data: dict) -> None:
         village = data["players"][seat]["village"]
         built_turns = data["players"][seat]["built_turns"]
+        build_counts = data["players"][seat]["build_counts"]
         for (row, col), (res, num, up) in spaces.items():
-            village[row * cv.village_cols + col] = code(state, res, num) << 2 | (2 if up else 0) | 1
-            built_turns[row * cv.village_cols + col] = 0
+            s = row * cv.village_cols + col
+            village[s] = code(state, res, num) << 2 | (2 if up else 0) | 1
+            built_turns[s] = 0
+            build_counts[s] = max(build_counts[s], 1)
 
     return edit(state, fn)
 

@@ -257,6 +257,7 @@ def test_rebuild_over_a_private_face_down_keeps_its_number_secret():
         lambda d: (
             d["players"][0]["village"].__setitem__(29, code(game, "sheep", 4) << 2),
             d["players"][0]["built_turns"].__setitem__(29, 0),
+            d["players"][0]["build_counts"].__setitem__(29, 1),
         ),
     )
     state = at_build(state, 0, {"sheep": 1}, [("sheep", 1)])

@@ -318,14 +318,39 @@ def test_views_show_when_each_building_went_down():
         d["turn"] = 3
         d["players"][0]["village"][25:27] = [hidden, hidden]
         d["players"][0]["built_turns"][25:27] = [0, 0]
+        d["players"][0]["build_counts"][25:27] = [1, 1]
 
     state = at_build(edit(game, two_face_down), 0, {"stone": 1}, [("stone", 5), ("stone", 2)])
     left = E.apply(state, 0, ("build", "stone", 5, 5, 0, False))
     right = E.apply(state, 0, ("build", "stone", 2, 5, 1, False))
     row = E.observe(left, 1)["players"][0]["village"][5]
     assert [row[0]["turn"], row[1]["turn"]] == [4, 1]
+    assert [row[0]["builds"], row[1]["builds"]] == [2, 1]
     assert E.observe(left, 1) != E.observe(right, 1)
     assert E.describe_action(state, ("build", "stone", 5, 5, 0, False))["space"] == [5, 0]
+
+
+def test_views_show_which_of_two_look_alikes_of_one_turn_was_built_over():
+    """Two identical face-down buildings that went down in one turn, one built over in
+    that same turn: the turns cannot tell them apart, the build counts can (issue 8)."""
+    game = E.new_game(VARIANTS["rebuild"], 2, 5)
+    hand = [("stone", 4), ("stone", 4), ("stone", 2)]
+    state = at_build(game, 0, {"stone": 3}, hand)
+    for col in (0, 1):  # two stone 4 face down side by side, both blind-drawn
+        state = E.apply(state, 0, ("build", "stone", 4, 5, col, False))
+    before = E.observe(state, 1)["players"][0]["village"][5]
+    assert before[0] == before[1] == {
+        "resource": "stone", "number": None, "face_up": False, "turn": 1, "builds": 1
+    }
+    left = E.apply(state, 0, ("build", "stone", 2, 5, 0, False))
+    right = E.apply(state, 0, ("build", "stone", 2, 5, 1, False))
+    views = [E.observe(after, seat) for after in (left, right) for seat in (1, None)]
+    assert views[0] != views[2] and views[1] != views[3]
+    row = views[0]["players"][0]["village"][5]
+    assert [row[0]["builds"], row[1]["builds"], row[0]["turn"], row[1]["turn"]] == [2, 1, 1, 1]
+    # The count says where, never what: the new building's number stays hidden.
+    assert row[0]["number"] is None
+    assert E.state_from_json(json.loads(json.dumps(E.state_to_json(left)))) == left
 
 
 def test_states_stored_in_format_1_still_load_and_play_on():
@@ -337,11 +362,12 @@ def test_states_stored_in_format_1_still_load_and_play_on():
     assert state.phase == "build" and state.active == 2
     view = E.observe(state, 0)
     old = stored["observe_seat_0"]
-    for player in view["players"]:  # format 1 did not record when buildings went down
+    # Format 1 recorded neither when buildings went down nor how many went down where.
+    for player in view["players"]:
         for row in player["village"]:
             for space in row:
                 if space is not None:
-                    assert space.pop("turn") == 1
+                    assert (space.pop("turn"), space.pop("builds")) == (1, 1)
     assert view == old
     # Seats 0 and 2 still hold their shipments (rotation 0, as format 1 turned them up).
     assert [p.shipment_rotation for p in state.players] == [0, -1, 0]
@@ -353,6 +379,36 @@ def test_states_stored_in_format_1_still_load_and_play_on():
     # A format 1 state that lacks its fields is refused like any garbage.
     with pytest.raises(EngineError, match="format 1"):
         E.state_from_json({"format": 1, "players": []})
+
+
+def test_states_stored_in_format_2_still_load_and_play_on():
+    """A game stored before the build counts (format 2, data/state-format-2.json: 3
+    players, rebuild, spaces built over, seat 2 building) goes on after the upgrade;
+    every occupied space counts as built once."""
+    stored = json.loads((DATA / "state-format-2.json").read_text(encoding="utf-8"))
+    assert stored["state"]["format"] == 2 and stored["state"]["removed"]
+    state = E.state_from_json(stored["state"])
+    assert E.state_to_json(state)["format"] == STATE_FORMAT == 3
+    assert state.phase == "build" and state.active == 2
+    view = E.observe(state, 0)
+    counted = 0
+    for player in view["players"]:
+        for row in player["village"]:
+            for space in row:
+                if space is not None:
+                    assert space.pop("builds") == 1
+                    counted += 1
+    assert counted and view == stored["observe_seat_0"]
+    rng = random.Random(1)
+    while not E.is_over(state):
+        seat = E.to_move(state)[0]
+        state = E.apply(state, seat, rng.choice(E.legal_actions(state, seat)))
+    assert [p.turns for p in state.players] == [10, 10, 10]
+    assert max(k for p in state.players for k in p.build_counts) >= 2  # rebuilt after
+    # A format 2 state that lacks its fields is refused like any garbage.
+    for garbage in ({"format": 2}, {"format": 2, "players": [{"village": None}]}):
+        with pytest.raises(EngineError, match="format 2"):
+            E.state_from_json(garbage)
 
 
 def test_the_simulation_command_reports_new_havens_figures():

@@ -68,7 +68,7 @@ def test_cost_payment_and_face_up_rule(game2):
     after = E.apply(state, 0, ("build", "wheat", 2, 1, 3, False))
     assert after.markers[0] == 0
     view = E.observe(after, 1)["players"][0]["village"][1][3]
-    assert view == {"resource": "wheat", "number": None, "face_up": False, "turn": 1}
+    assert view == {"resource": "wheat", "number": None, "face_up": False, "turn": 1, "builds": 1}
     assert E.observe(after, 0)["players"][0]["village"][1][3]["number"] == 2
 
 
