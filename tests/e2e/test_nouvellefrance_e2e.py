@@ -98,8 +98,15 @@ def place_by_pointer(page) -> None:
     assert box, "no spot on the drawings"
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     page.mouse.move(x, y)
-    page.wait_for_selector("svg.nf-site .ghost[visibility=visible]")
+    page.wait_for_selector("svg.nf-site .cubes .ghost-cube")
     key = page.evaluate("() => document.querySelector('svg.nf-site .spot.on').dataset.spot")
+    # The ghost's cubes stand among the placed cubes in depth order, not over them all.
+    depths = page.evaluate("""() => {
+      const spot = document.querySelector('svg.nf-site .spot.on');
+      return [...spot.closest('svg').querySelectorAll('.cubes use')].map(u =>
+        Number(u.dataset.k) + (u.classList.contains('ghost-cube') ? Number(spot.dataset.k) : 0));
+    }""")
+    assert depths == sorted(depths)
     old = version(page)
     page.mouse.click(x, y)
     wait_version_above(page, old)
@@ -208,7 +215,7 @@ def test_keyboard_only_and_phone_placement(browser, live_url, short_variant, scr
         if page.locator("#spot-list button").count():
             tab_to(page, "#spot-list button", limit=60)
             # The focused spot shows its ghost on the drawing.
-            assert page.locator("svg.nf-site .ghost[visibility=visible]").count() == 1
+            assert page.locator("svg.nf-site .cubes .ghost-cube").count() > 0
             screenshot(page, "e2e-nf-keyboard-ghost")
             old = version(page)
             page.keyboard.press("Enter")
@@ -248,7 +255,7 @@ def test_keyboard_only_and_phone_placement(browser, live_url, short_variant, scr
     assert box and box["width"] >= 4
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     page.touchscreen.tap(x, y)
-    page.wait_for_selector("svg.nf-site .ghost[visibility=visible]")
+    page.wait_for_selector("svg.nf-site .cubes .ghost-cube")
     screenshot(page, "e2e-nf-phone-ghost")
     assert not page.evaluate("() => document.querySelector('#nf-turn button[disabled]')")
     old = version(page)

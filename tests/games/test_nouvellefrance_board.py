@@ -109,18 +109,43 @@ def test_a_placement_lands_at_its_isometric_spot():
     svg = str(board["sites"][i]["svg"])
     tx, ty = drawing.proj(x, y, level - 1)
     key = f"{site} {o} {x} {y}"
-    assert re.search(rf'data-spot="{key}" data-tx="{drawing.num(tx)}" data-ty="{drawing.num(ty)}"',
-                     svg)
+    assert re.search(rf'data-spot="{key}" data-tx="{drawing.num(tx)}" data-ty="{drawing.num(ty)}"'
+                     rf' data-k="{drawing.depth(x, y, level)}"', svg)
     after = ENGINE.apply(state, seat, ("place", site, o, x, y))
     drawn = str(BOARD.present(scene(after, seat))["sites"][i]["svg"])
     looks = drawing.looks(RULES["colours"])
     for dx, dy, dz, colour in cubes:
         px, py = drawing.proj(x + dx, y + dy, level - 1 + dz)
-        use = f'<use href="#{looks[colour].cube}" x="{drawing.num(px)}" y="{drawing.num(py)}" />'
+        use = (f'<use href="#{looks[colour].cube}" x="{drawing.num(px)}" y="{drawing.num(py)}"'
+               f' data-k="{drawing.depth(x + dx, y + dy, level + dz)}" />')
         assert use in drawn
     # Projection: one step in x goes right and down, in y left and down, a level up.
     assert drawing.proj(1, 0, 0)[0] > 0 > drawing.proj(0, 1, 0)[0]
     assert drawing.proj(0, 0, 1) == (0, -drawing.UNIT)
+
+
+def test_cubes_and_ghost_carry_their_drawing_depth():
+    """Placed cubes come in depth order, each with its depth; the ghost's cubes carry their
+    offset's, so the board's script slips them in among the cubes at spot + offset."""
+    state = advance(ENGINE.new_game(VARIANT, 2, 7), lambda s: s.phase == "place" and any(
+        site["cubes"] for site in ENGINE.observe(s, None)["sites"]))
+    seat = ENGINE.to_move(state)[0]
+    board = BOARD.present(scene(state, seat, o="0"))
+    svgs = [str(s["svg"]) for s in board["sites"]]
+    cube = re.compile(r'<use href="#nf-[cs]\d" x="[^"]+" y="[^"]+" data-k="(\d+)"')
+    placed = [[int(k) for k in cube.findall(svg)] for svg in svgs]
+    assert any(placed) and all(ks == sorted(ks) and len(set(ks)) == len(ks) for ks in placed)
+    view = ENGINE.observe(state, None)
+    for ks, site in zip(placed, view["sites"], strict=True):
+        assert sorted(ks) == sorted(drawing.depth(c["x"], c["y"], c["level"])
+                                    for c in site["cubes"])
+    ghost = re.findall(r'class="ghost-cube" data-k="(-?\d+)"', svgs[0])
+    shape = next(s for s in RULES["shapes"] if s["name"] == view["pending"]["shape"])
+    offsets = shape["copies"][view["pending"]["copy"]]["orientations"][0]
+    assert sorted(map(int, ghost)) == sorted(drawing.depth(*c[:3]) for c in offsets)
+    # Linear, and by x + y + level first.
+    assert drawing.depth(2, 3, 1) + drawing.depth(0, 0, 2) == drawing.depth(2, 3, 3)
+    assert drawing.depth(0, 0, 2) < drawing.depth(1, 1, 1)
 
 
 def test_buried_levels_are_drawn_under_snow():

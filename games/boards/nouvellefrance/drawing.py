@@ -8,8 +8,9 @@ A cube of the lattice at ``(x, y, level)`` fills ``x..x+1``, ``y..y+1`` and
 ``<use>`` of its colour's cube (defined once per page in :func:`defs_svg`, so a pushed
 site costs one short element per cube).  The view looks from the side of growing x and y:
 the top, the +x face and the +y face of a cube are visible, and cubes drawn in order of
-``x + y + z`` hide one another correctly.  Each colour has a mark on its top face as well
-as its colour, so the cubes read without colour vision.
+``x + y + z`` hide one another correctly (:func:`depth`, carried as ``data-k`` so the
+board's script can slip the ghost's cubes in among them).  Each colour has a mark on its
+top face as well as its colour, so the cubes read without colour vision.
 """
 
 from __future__ import annotations
@@ -193,6 +194,13 @@ def cells_text(cells: Iterable[tuple[int, int]]) -> str:
     return first if first == last else f"{first}–{last}"
 
 
+def depth(x: int, y: int, level: int) -> int:
+    """The drawing order of the cube at ``(x, y, level)`` (level 1 = on the ground), one
+    number: by ``x + y + level``, then level, then x.  Linear, so the depth of a ghost cube
+    is its spot's depth plus its offset's."""
+    return ((x + y + level) * 1000 + level) * 1000 + x
+
+
 # --- a site ----------------------------------------------------------------------------------
 
 
@@ -229,8 +237,8 @@ def site_svg(site: Mapping, view_site: Mapping, colour_looks: Mapping[str, Look]
              ) -> SafeString:
     """One site in 3-D: its footprint, its cubes (pale with a white top under snow), the
     row and column labels, and while placing the legal landing spots and a hidden ghost
-    of the piece for the board's script.  ``snowy``: a level is buried (the ground is
-    white)."""
+    of the piece for the board's script (``ghost``: the orientation's ``(dx, dy, dz)``).
+    ``snowy``: a level is buried (the ground is white)."""
     footprint = site.get("footprint") or []
     height = int(site.get("height_limit") or 3)
     x0, y0, w, h = _extent(footprint, height)
@@ -256,14 +264,14 @@ def site_svg(site: Mapping, view_site: Mapping, colour_looks: Mapping[str, Look]
             px, py = proj(x - 0.6, y + 0.5, 0)
             el(labels, "text", str(y + 1), x=px, y=py + 3)
     cubes = el(root, "g", class_="cubes")
-    ordered = sorted(view_site.get("cubes", []),
-                     key=lambda c: (c["x"] + c["y"] + c["level"], c["level"], c["x"]))
+    ordered = sorted(view_site.get("cubes", []), key=lambda c: depth(c["x"], c["y"], c["level"]))
     for c in ordered:
         look = colour_looks.get(c["colour"])
         if look is None:
             continue
         px, py = proj(c["x"], c["y"], c["level"] - 1)
-        el(cubes, "use", href="#" + (look.snow if c.get("covered") else look.cube), x=px, y=py)
+        el(cubes, "use", href="#" + (look.snow if c.get("covered") else look.cube), x=px, y=py,
+           data_k=depth(c["x"], c["y"], c["level"]))
     if spots:
         marks = el(root, "g", class_="spots")
         for spot in spots:
@@ -273,12 +281,15 @@ def site_svg(site: Mapping, view_site: Mapping, colour_looks: Mapping[str, Look]
             px, py = proj(spot.x + cx, spot.y + cy, spot.level - 1)
             tx, ty = proj(spot.x, spot.y, spot.level - 1)
             el(marks, "circle", cx=px, cy=py, r=4.5, class_="spot", data_spot=spot.key,
-               data_tx=tx, data_ty=ty)
+               data_tx=tx, data_ty=ty, data_k=depth(spot.x, spot.y, spot.level))
     if ghost is not None:
+        # Parked hidden here; the script moves each cube in among the site's cubes at
+        # its depth (spot's data-k + its own), so cubes in front still hide it.
         g = el(root, "g", class_="ghost", visibility="hidden")
-        for dx, dy, dz in sorted(ghost, key=lambda d: (d[0] + d[1] + d[2], d[2])):
+        for dx, dy, dz in sorted(ghost, key=lambda d: depth(*d)):
             px, py = proj(dx, dy, dz)
-            el(g, "use", href="#nf-ghost-cube", x=px, y=py)
+            el(g, "use", href="#nf-ghost-cube", x=px, y=py, class_="ghost-cube",
+               data_k=depth(dx, dy, dz))
     return markup(root)
 
 

@@ -2,7 +2,9 @@
  *
  * While a piece is being placed, every legal landing spot is a circle in the site's drawing
  * (class "spot", data-spot = the key of its button in #spot-list, data-tx/ty = where the
- * ghost goes).  Moving the pointer over a site shows the piece at the nearest spot; a click
+ * ghost goes, data-k = its depth).  The ghost's cubes wait hidden in the site's ".ghost"
+ * group; shown, each moves in among the placed cubes at its depth (data-k: the spot's plus
+ * its own), so the cubes in front of it still hide it.  Moving the pointer over a site shows the piece at the nearest spot; a click
  * presses that spot's button (the page's form, so nothing here is needed to play).  On a
  * touch screen the first tap shows the ghost and a second tap on the same spot places it.
  * Focusing or hovering a button of the list shows its ghost too.  Fragments are replaced on
@@ -40,7 +42,12 @@
     if (!shown) return;
     var svg = siteOf(shown);
     var ghost = svg && svg.querySelector(".ghost");
-    if (ghost) ghost.setAttribute("visibility", "hidden");
+    if (ghost) {
+      svg.querySelectorAll(".cubes .ghost-cube").forEach(function (cube) {
+        cube.removeAttribute("transform");
+        ghost.appendChild(cube);
+      });
+    }
     shown.classList.remove("on");
     var button = buttonOf(shown);
     if (button) button.classList.remove("ghosted");
@@ -53,12 +60,21 @@
     if (!spot) return;
     var svg = siteOf(spot);
     var ghost = svg && svg.querySelector(".ghost");
-    if (!ghost) return;
-    ghost.setAttribute("transform", "translate(" + spot.getAttribute("data-tx") + " " +
-                       spot.getAttribute("data-ty") + ")");
-    ghost.setAttribute("visibility", "visible");
-    // The ghost goes last, over the cubes, and the spot stays visible under the pointer.
-    ghost.parentNode.appendChild(ghost);
+    var cubes = svg && svg.querySelector(".cubes");
+    if (!ghost || !cubes) return;
+    var move = "translate(" + spot.getAttribute("data-tx") + " " +
+               spot.getAttribute("data-ty") + ")";
+    var base = Number(spot.getAttribute("data-k"));
+    var placed = Array.prototype.slice.call(cubes.querySelectorAll("use:not(.ghost-cube)"));
+    Array.prototype.slice.call(ghost.querySelectorAll(".ghost-cube")).forEach(function (cube) {
+      var k = base + Number(cube.getAttribute("data-k"));
+      var before = null;
+      for (var i = 0; i < placed.length; i++) {
+        if (Number(placed[i].getAttribute("data-k")) > k) { before = placed[i]; break; }
+      }
+      cube.setAttribute("transform", move);
+      cubes.insertBefore(cube, before);
+    });
     spot.classList.add("on");
     var button = buttonOf(spot);
     if (button) button.classList.add("ghosted");
