@@ -7,19 +7,24 @@ JSON object per line, keys sorted):
 * a header line: ``game``, ``variant``, ``players``, ``seed``, ``policy_seed`` and the
   ``views`` of the initial state;
 * one line per action: ``step`` (from 0), ``seat``, ``action`` (its JSON), ``event``
-  (``describe_action``) and ``views`` after it;
+  (``describe_action``) and ``digests`` of the views after it; every
+  ``CHECKPOINT_EVERY``-th step and the last one also hold those ``views`` in full;
 * a final line: ``scores`` and ``winners``.
 
 ``views`` holds ``observe`` for the spectator (``"spectator"``) and every seat (``"0"``,
-``"1"``...); a seat's view equal to the spectator's is stored as ``SAME``.
+``"1"``...); a seat's view equal to the spectator's is stored as ``SAME``.  ``digests``
+has the same keys, each the ``digest`` of that entry (a SHA-256 prefix of its sorted-keys
+JSON), so a file stays small while every view of every step is still pinned.
 ``tests/engines/test_golden.py`` replays every file step by step, so any change of
-behaviour, intended or not, shows up as a readable diff of the lines it touches.
+behaviour, intended or not, fails there: an event or a full view as a readable diff of
+the lines it touches, any other view as the step and seat whose digest changed.
 Regenerate after an intended change and review the diff.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import random
 from collections.abc import Iterator
@@ -29,6 +34,8 @@ from typing import Any, NamedTuple
 from games.engines import Engine, engine_names, get_engine
 
 SAME = "same as spectator"
+#: Step lines with the full views: every this many steps (and the last step).
+CHECKPOINT_EVERY = 25
 TESTS_DIR = Path(__file__).resolve().parents[2] / "tests" / "engines"
 
 
@@ -64,6 +71,21 @@ def views(engine: Engine, state: Any, players: int) -> dict[str, Any]:
     return out
 
 
+def digest(value: Any) -> str:
+    """A short fingerprint of JSON data: 64 bits of the SHA-256 of its sorted-keys JSON."""
+    return hashlib.sha256(dumps(value).encode()).hexdigest()[:16]
+
+
+def digests(views_of_step: dict[str, Any]) -> dict[str, str]:
+    """``digest`` of every entry of ``views`` (normalised as JSON reads it back)."""
+    return {key: digest(value) for key, value in normalise(views_of_step).items()}
+
+
+def is_checkpoint(step: int, last: int) -> bool:
+    """Whether the line of ``step`` (of steps ``0..last``) holds the full views."""
+    return step == last or (step + 1) % CHECKPOINT_EVERY == 0
+
+
 def header(game_name: str, game: GoldenGame) -> dict[str, Any]:
     """The header line's fields besides the initial ``views``."""
     return {
@@ -81,21 +103,27 @@ def record(engine: Engine, game: GoldenGame) -> list[dict[str, Any]]:
     rng = random.Random(game.policy_seed)
     lines = [{**header(engine.name, game), "views": views(engine, state, game.players)}]
     step = 0
+    full: list[dict[str, Any]] = []  # the views after each step
     while not engine.is_over(state):
         seat = engine.to_move(state)[0]
         action = rng.choice(engine.legal_actions(state, seat))
         event = engine.describe_action(state, action)
         state = engine.apply(state, seat, action)
+        seen = views(engine, state, game.players)
+        full.append(seen)
         lines.append(
             {
                 "step": step,
                 "seat": seat,
                 "action": engine.action_to_json(action),
                 "event": event,
-                "views": views(engine, state, game.players),
+                "digests": digests(seen),
             }
         )
         step += 1
+    for index, seen in enumerate(full):
+        if is_checkpoint(index, len(full) - 1):
+            lines[1 + index]["views"] = seen
     lines.append({"scores": engine.scores(state), "winners": engine.winners(state)})
     return normalise(lines)
 
