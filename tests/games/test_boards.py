@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 from django.urls import reverse
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.boards import Choice, Pick, get_board, register_board, unregister_board
 from games.boards.svg import el, markup, svg
@@ -42,6 +44,56 @@ def test_svg_trees_escape_everything():
     html = str(markup(root))
     assert "<script>" not in html and "<b>" not in html
     assert "&lt;b&gt;&amp;" in html and 'x="1.5"' in html
+
+
+TEXTS = st.text(alphabet=st.sampled_from('ab<>&"\'\r\n\t =/é'), max_size=8)
+VALUES = st.one_of(st.none(), st.booleans(), st.integers(-5, 500), TEXTS,
+                   st.floats(-1e4, 1e4, allow_nan=False))
+
+
+@st.composite
+def svg_trees(draw, depth: int = 0):
+    """``(tag, text, attributes, children)`` with text and values that need escaping."""
+    names = st.sampled_from(["x", "class_", "stroke_width", "data_cell", "aria_label"])
+    attrs = draw(st.dictionaries(names, VALUES, max_size=4))
+    children = draw(st.lists(svg_trees(depth + 1), max_size=3)) if depth < 3 else []
+    return (draw(st.sampled_from(["g", "rect", "text"])),
+            draw(st.one_of(st.none(), TEXTS, st.integers(0, 99))), attrs, children)
+
+
+@settings(max_examples=200, deadline=None)
+@given(svg_trees())
+def test_svg_markup_is_what_elementtree_writes(tree):
+    """The board's own element tree writes exactly ElementTree's markup (its escaping)."""
+    import xml.etree.ElementTree as ET
+
+    from games.boards.svg import num
+
+    def ours(parent, node):
+        tag, text, attrs, children = node
+        made = el(parent, tag, text, **attrs)
+        for child in children:
+            ours(made, child)
+        return made
+
+    def theirs(parent, node):
+        tag, text, attrs, children = node
+        values = {
+            key.rstrip("_").replace("_", "-"):
+            num(value) if isinstance(value, int | float) and not isinstance(value, bool)
+            else str(value)
+            for key, value in attrs.items() if value is not None and value is not False
+        }
+        made = ET.Element(tag, values) if parent is None else ET.SubElement(parent, tag, values)
+        if text is not None:
+            made.text = str(text)
+        for child in children:
+            theirs(made, child)
+        return made
+
+    expected = ET.tostring(theirs(None, tree), encoding="unicode", method="xml")
+    assert str(markup(ours(None, tree))) == expected
+    ET.fromstring(expected)  # well-formed
 
 
 def test_choices_and_picks_serialise_their_state():

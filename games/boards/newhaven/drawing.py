@@ -14,12 +14,11 @@ in percent, :func:`cell_box`, :func:`space_box`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from xml.etree.ElementTree import Element
 
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
-from games.boards.svg import el, markup, num, svg
+from games.boards.svg import Element, el, markup, num, svg
 
 # Board geometry (SVG units): one cell is 100 x 100, its squares 50 x 50.
 CELL = 100

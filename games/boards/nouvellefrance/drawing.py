@@ -17,12 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from xml.etree.ElementTree import Element
 
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
-from games.boards.svg import el, markup, num, svg
+from games.boards.svg import Element, el, markup, num, svg
 
 #: One cube edge in SVG units; the isometric unit vectors.
 UNIT = 20.0
