@@ -38,9 +38,11 @@ def run_match(
     iterations: int | None,
 ) -> dict:
     """Play the seat-swapped games of one match; its summary (JSON-able) and table."""
+    from .. import LEVELS
     from .openspiel import OpenSpielPlayer
 
-    ours = LevelPlayer(level, iterations)
+    # A baseline (greedy, random) plays through the arena's choose_action: no budget.
+    ours = LevelPlayer(level, iterations) if level in LEVELS else None
     theirs = OpenSpielPlayer(
         opponent, Wrapped(engine, variant, players), uct_c=uct_c, iterations=iterations
     )
@@ -53,7 +55,7 @@ def run_match(
         for seating in rotations:
             records.append(play_game(
                 engine, variant, seating, seed + k, think=seconds,
-                choosers={level: ours, opponent: theirs},
+                choosers={opponent: theirs} if ours is None else {level: ours, opponent: theirs},
             ))
             _progress(records, rounds * len(rotations), started)
     tallies = tally(records)
@@ -62,13 +64,14 @@ def run_match(
     for bot, t in tallies.items():
         low, high = wilson_interval(t.wins, t.seats)
         player = counters[bot]
+        searched = None if player is None else player.iterations_done / max(1, player.searches)
         bots[bot] = {
             "seat_games": t.seats,
             "win_rate": t.wins / t.seats,
             "ci95": [low, high],
             "mean_score": t.score / t.seats,
             "s_per_move": t.seconds / max(1, t.moves),
-            "iterations_per_search": player.iterations_done / max(1, player.searches),
+            "iterations_per_search": searched,
         }
     return {
         "uct_c": uct_c,
@@ -83,7 +86,7 @@ def run_match(
 
 def main(argv: list[str] | None = None) -> None:
     """Parse the command line, play the match(es), print and optionally save them."""
-    from .. import LEVELS
+    from .. import LEVEL_NAMES, LEVELS
 
     parser = argparse.ArgumentParser(description="Our AI against OpenSpiel's searches.")
     parser.add_argument("--game", required=True, help="engine name or module:ATTR")
@@ -96,7 +99,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--iterations", type=int, default=None, help="per decision (--equal iterations)"
     )
-    parser.add_argument("--level", default="hard", choices=list(LEVELS))
+    parser.add_argument(
+        "--level", default="hard", choices=LEVEL_NAMES,
+        help="our side: a search level, or a baseline (random, greedy) to tune the opponent on",
+    )
     parser.add_argument(
         "--uct-c", default="2", help="the opponent's exploration constant; a comma list sweeps"
     )
@@ -110,6 +116,8 @@ def main(argv: list[str] | None = None) -> None:
             parser.error("--equal time needs --seconds (and no --iterations)")
     elif args.iterations is None or args.seconds is not None:
         parser.error("--equal iterations needs --iterations (and no --seconds)")
+    elif args.level not in LEVELS:
+        parser.error("--equal iterations needs a search level")
     try:
         import pyspiel  # noqa: F401
     except ImportError:
@@ -134,7 +142,8 @@ def main(argv: list[str] | None = None) -> None:
               f"{match['seeds'][1]} wall={match['wall_seconds']:.0f}s")
         print(match["table"])
         for bot, row in match["bots"].items():
-            print(f"  {bot}: {row['iterations_per_search']:.1f} iterations per search")
+            if row["iterations_per_search"] is not None:
+                print(f"  {bot}: {row['iterations_per_search']:.1f} iterations per search")
         sys.stdout.flush()
     if len(matches) > 1:
         print("sweep (uct_c: opponent win rate [95% CI], mean scores ours/theirs)")

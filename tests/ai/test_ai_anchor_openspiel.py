@@ -152,3 +152,15 @@ def test_command_wants_the_budget_that_matches_equal():
     with pytest.raises(SystemExit):
         main(["--game", "toygame:ENGINE", "--opponent", "openspiel-ismcts",
               "--equal", "time", "--iterations", "5"])
+
+
+def test_command_tunes_the_opponent_against_a_baseline(tmp_path):
+    out = tmp_path / "sweep.json"
+    main(["--game", "toygame:ENGINE", "--opponent", "openspiel-ismcts", "--games", "2",
+          "--equal", "time", "--seconds", "0.005", "--level", "greedy", "--json", str(out)])
+    (match,) = json.loads(out.read_text())["matches"]
+    assert match["bots"]["greedy"]["iterations_per_search"] is None
+    assert match["bots"]["openspiel-ismcts"]["iterations_per_search"] >= 2
+    with pytest.raises(SystemExit):  # a baseline has no iteration budget
+        main(["--game", "toygame:ENGINE", "--opponent", "openspiel-ismcts",
+              "--equal", "iterations", "--iterations", "5", "--level", "greedy"])
