@@ -271,10 +271,10 @@ def test_huron_orders_name_the_cards_top_first():
     assert board["huron_known"] and len(view["huron_known"]) == 3
 
 
-def test_the_piles_follow_the_cards_a_huron_moved_across_a_pile_boundary():
+def test_a_snowflake_a_huron_moved_across_a_pile_boundary_stays_announced():
     """A Huron reorder can put pile 3's cards above pile 2's last card (its snowflake):
-    after a draw the deck shows pile 2 still holding its snowflake and pile 3 one card
-    short, not pile 2 gone and pile 3 full."""
+    after a draw pile 2 is used up as everyone counts, and its snowflake, not yet drawn,
+    is announced with pile 3 (it is among the top cards), not lost."""
     s = ENGINE.new_game(VARIANT, 2, 1).copy()
     flake = next(i for i, (c, p) in enumerate(zip(s.deck, s.deck_piles, strict=True))
                  if p == 2 and c == SNOWFLAKE)
@@ -288,8 +288,26 @@ def test_the_piles_follow_the_cards_a_huron_moved_across_a_pile_boundary():
     s = ENGINE.apply(s, seat, ("draw",))
     piles = BOARD.present(scene(s, None))["piles"]
     assert [(p["pile"], p["left"], p["snowflake"]) for p in piles[:3]] == [
-        (2, 1, True), (3, 4, False), (4, 6, True)]
+        (3, 5, True), (4, 6, True), (5, 5, False)]
     assert sum(p["left"] for p in piles) == len(s.deck)
+
+
+def test_the_piles_do_not_tell_which_pile_a_card_drawn_after_a_huron_came_from():
+    """Two decks the other seat cannot tell apart: the same cards in the same order after
+    seat 0's Huron, but the top card from pile 1 in one and from pile 2 in the other.
+    After the draw, the other seat's view is still the same (the piles are public)."""
+    s = ENGINE.new_game(VARIANT, 2, 1).copy()
+    seat = s.active
+    s.deck_piles = (1, 2, 2, *s.deck_piles[3:])  # the top three straddle piles 1 and 2
+    s.phase, s.huron_queue = "huron", (seat,)
+    s = ENGINE.apply(ENGINE.apply(s, seat, ("huron",)), seat, ("order", 1, 0, 2))
+    twin = s.copy()
+    twin.deck_piles = (1, 2, 2, *s.deck_piles[3:])  # same cards, other piles on top
+    assert twin.deck_piles != s.deck_piles
+    other = 1 - seat
+    assert ENGINE.observe(s, other) == ENGINE.observe(twin, other)
+    after = [ENGINE.apply(x, seat, ("draw",)) for x in (s, twin)]
+    assert ENGINE.observe(after[0], other) == ENGINE.observe(after[1], other)
 
 
 # --- privacy --------------------------------------------------------------------------------

@@ -36,6 +36,31 @@ def _card_name(cv: Compiled, card: int) -> str:
     return "snowflake" if card == SNOWFLAKE else cv.shapes[card].name
 
 
+def public_piles(cv: Any, deck_count: int, storms: int) -> list[dict[str, int]]:
+    """The piles as every player sees them: ``left``, the face-down cards of each pile
+    (bottom piles full: the deck was stacked pile by pile), and ``snowflakes``, those not
+    yet drawn.
+
+    Only what everyone knows counts: the deck's size and the storms so far.  After a
+    Huron reorder across a pile boundary the true pile of each of the top cards is known
+    to that player only, so a snowflake whose pile is used up counts with the next pile
+    that still has cards (it is among the top cards).  Snowflakes are drawn pile by pile:
+    the first ``storms`` snowflake piles are the ones already drawn.
+    """
+    flake_piles = sorted(cv.snowflake_piles)
+    sizes = [n + (p in flake_piles) for p, n in enumerate(cv.piles, start=1)]
+    left = [0] * len(sizes)
+    remaining = deck_count
+    for i in range(len(sizes) - 1, -1, -1):
+        left[i] = min(sizes[i], remaining)
+        remaining -= left[i]
+    flakes = [0] * len(sizes)
+    for p in flake_piles[storms:]:
+        target = next((i for i in range(p - 1, len(sizes)) if left[i]), p - 1)
+        flakes[target] += 1
+    return [{"pile": i + 1, "left": left[i], "snowflakes": flakes[i]} for i in range(len(sizes))]
+
+
 class NouvelleFranceEngine:
     """Nouvelle-France: build three sites with coloured pentominoes before winter."""
 
@@ -147,8 +172,8 @@ class NouvelleFranceEngine:
         the ``draw`` phase ``bonus_placements`` does the same for each of the active
         seat's ready bonus pieces; both are public and empty otherwise.  ``piles`` lists
         every pile (numbered from 1, drawn first) with the face-down cards still ``left``
-        in it and the ``snowflakes`` among them: public, and the same in every world of
-        ``determinize``.
+        in it and the ``snowflakes`` among them, as every player can tell them
+        (:func:`public_piles`).
         """
         s = state
         cv = s.compiled
@@ -198,10 +223,6 @@ class NouvelleFranceEngine:
                 }
             )
         known = s.known[seat] if type(seat) is int and 0 <= seat < s.num_players else 0
-        # Counted from the cards, not from the pile sizes: a Huron reorder can move a
-        # card above the last cards of the pile on top of it.
-        left = Counter(s.deck_piles)
-        flakes = Counter(p for p, c in zip(s.deck_piles, s.deck, strict=True) if c == SNOWFLAKE)
         pending: dict[str, Any] = {}
         if s.pending_card >= 0:
             pending["card"] = s.pending_card
@@ -237,10 +258,7 @@ class NouvelleFranceEngine:
             "display": [cv.shapes[c].name for c in s.display],
             "discard": [cv.shapes[c].name for c in s.discard],
             "deck_count": len(s.deck),
-            "piles": [
-                {"pile": p, "left": left[p], "snowflakes": flakes[p]}
-                for p in range(1, len(cv.piles) + 1)
-            ],
+            "piles": public_piles(cv, len(s.deck), s.storms),
             "snowflakes_left": cv.storms - s.storms,
             "storms": s.storms,
             "buried_levels": buried,
