@@ -65,6 +65,23 @@ def test_spaces_and_cells_share_one_coordinate_language():
     assert 'data-space="C2"' in village and 'data-cell="C2"' in board
 
 
+def test_a_space_built_over_shows_its_build_count():
+    """Variant rebuild: a space built over shows ×N (public, like the event); others not."""
+    from games.boards.newhaven import drawing
+
+    down = {"resource": "wheat", "number": None, "face_up": False, "turn": 3}
+    village = [[None] * 5 for _ in range(6)]
+    village[5][0] = {**down, "builds": 2}
+    village[5][1] = {**down, "builds": 1}
+    village[5][2] = dict(down)  # a view without counts (older data): nothing drawn
+    svg = str(drawing.village_svg(village, drawing.looks(["wheat"]),
+                                  row_costs=[6, 5, 4, 3, 2, 1],
+                                  row_values=[6, 5, 4, 3, 2, 1], col_values=[5, 4, 3, 4, 5]))
+    assert svg.count('class="builds"') == 1 and "×2<title>" in svg
+    mark = svg.split('data-space="A6"')[1].split("</g>")[0]
+    assert 'class="builds"' in mark and "2 buildings" in mark
+
+
 def _scene(game, seat, **selection):
     engine = game.engine
     from games.selectors import current_state

@@ -361,7 +361,8 @@ def village_svg(
     label: str = "",
 ) -> SafeString:
     """A village: column letters above, row numbers left, costs inside empty spaces, the
-    points of a completed row on the right and of a completed column below."""
+    points of a completed row on the right and of a completed column below; a space built
+    over shows how many buildings went down on it (``×2``) in its top left corner."""
     rows = len(village)
     cols = len(village[0]) if village else len(col_values)
     width, height = village_extent(rows, cols)
@@ -394,6 +395,12 @@ def village_svg(
                    class_="down")
                 if number is not None:
                     el(g, "text", number, x=x + 84, y=y + 90, class_="num-small")
+            builds = space.get("builds") or 1
+            if builds > 1:
+                # Built over (variant rebuild): public, as everyone at the table saw it.
+                mark = el(g, "text", f"×{builds}", x=x + 22, y=y + 30, class_="builds")
+                el(mark, "title", _("Built over: %(count)s buildings went down on this space")
+                   % {"count": builds})
         value = row_values[r] if r < len(row_values) else ""
         el(root, "text", value, x=V_LEFT + cols * SPACE + V_RIGHT / 2, y=y + 60,
            class_="val done" if r in completed_rows else "val")
