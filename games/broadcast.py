@@ -26,6 +26,11 @@ def game_group(game_id: int) -> str:
     return f"game-{game_id}"
 
 
+def user_group(user_id: int) -> str:
+    """The Channels group of every socket a signed-in person has open (any page)."""
+    return f"user-{int(user_id)}"
+
+
 class _Publisher:
     """A process's own event loop (in a daemon thread) for hints sent from sync code.
 
@@ -100,6 +105,15 @@ def game_updated(game_id: int, version: int) -> bool:
 def lobby_updated() -> bool:
     """Tell lobby sockets that the list of tables changed."""
     return _send(LOBBY_GROUP, {"type": "lobby.updated"})
+
+
+def turns_changed(user_ids: list[int]) -> bool:
+    """Tell these people's sockets that a game of theirs changed: the nav's count of
+    games waiting for them may have too (each socket re-counts for its own viewer)."""
+    ok = True
+    for user_id in sorted(set(user_ids)):
+        ok = _send(user_group(user_id), {"type": "turns.changed"}) and ok
+    return ok
 
 
 def rematch_offered(game_id: int) -> bool:

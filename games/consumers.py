@@ -17,7 +17,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 
-from games.broadcast import LOBBY_GROUP, analysis_group, game_group
+from games.broadcast import LOBBY_GROUP, analysis_group, game_group, user_group
 from games.fragment_cache import cache as fragment_cache
 from games.fragment_cache import changed_only, render_executor, token_digest
 from games.socket_health import (
@@ -79,6 +79,44 @@ class _ViewerConsumer(SocketHealthMixin, AsyncWebsocketConsumer):
     async def disconnect(self, code) -> None:
         await self.leave_group()
 
+    nav_sent: str | None = None  # the nav's count as the page shows it
+
+    def own_groups(self) -> tuple[str, ...]:
+        """The signed-in viewer's own group (``turns.changed`` hints), none for anonymous."""
+        user = self.scope.get("user")
+        return (user_group(user.pk),) if getattr(user, "is_authenticated", False) else ()
+
+    async def remember_nav(self) -> None:
+        """The nav as the page just showed it: later hints send it only when it changed."""
+        if self.own_groups():
+            try:
+                self.nav_sent = await database_sync_to_async(self._render_nav)()
+            except Exception:  # the first hint will then send it
+                logger.warning("could not render the nav's count", exc_info=True)
+
+    def _render_nav(self) -> str:
+        from games.turns.views import render_nav_turns
+
+        with translation.override(self.language):
+            return render_nav_turns(self.scope.get("user"), oob=True)
+
+    async def turns_changed(self, event: dict) -> None:
+        """A game of this viewer's changed: send the nav's count when it differs from the
+        last one this socket sent (the page's own count at first)."""
+        try:
+            if not await database_sync_to_async(self.session_still_valid)():
+                await self.close(code=CLOSE_SESSION_ENDED)
+                return
+            html = await database_sync_to_async(self._render_nav)()
+        except Exception:
+            logger.warning("socket push failed: closing with %d", CLOSE_LAYER_FAILED,
+                           exc_info=True)
+            await self.close(code=CLOSE_LAYER_FAILED)
+            return
+        if self.nav_sent != html:
+            self.nav_sent = html
+            await self.send(text_data=html)
+
     async def push(self, render) -> None:
         """Send ``render()`` (sync, run in a thread) if the session is still good.
 
@@ -118,7 +156,8 @@ class GameConsumer(_ViewerConsumer):
         self.csrf = _csrf_token(self.scope)
         self.base_url = _origin(self.scope)
         self.sent: dict[str, str] = {}  # fragment id -> digest last sent on this socket
-        await self.join_group(game_group(self.game_id))
+        if await self.join_group(game_group(self.game_id), *self.own_groups()):
+            await self.remember_nav()
 
     def _exists_and_nudge(self) -> bool:
         """Whether the game exists; a stalled AI turn is re-enqueued on the way."""
@@ -271,7 +310,8 @@ class LobbyConsumer(_ViewerConsumer):
         self.user = self.scope.get("user")
         self.language = _language(self.scope)
         self.csrf = _csrf_token(self.scope)
-        await self.join_group(LOBBY_GROUP)
+        if await self.join_group(LOBBY_GROUP, *self.own_groups()):
+            await self.remember_nav()
 
     def _render(self) -> str:
         from games.views import render_open_tables

@@ -214,10 +214,12 @@ def _after_commit(game: Game, *, lobby: bool, seats: list[Seat] | None = None) -
         transaction.on_commit(broadcast.lobby_updated, robust=True)
     if game.status == Game.Status.RUNNING and ai_seat_to_move(game, seats) is not None:
         transaction.on_commit(lambda: _enqueue_ai(game_id, version), robust=True)
+    # The nav's "your turn" count of the people seated (games.turns).
+    from games.turns.services import notify_turn, push_turn_counts
+
+    transaction.on_commit(lambda: push_turn_counts(game), robust=True)
     if game.status == Game.Status.RUNNING:
         # "Your turn" mails of correspondence games (games.turns): queued, never blocking.
-        from games.turns.services import notify_turn
-
         transaction.on_commit(lambda: notify_turn(game), robust=True)
 
 

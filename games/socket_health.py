@@ -123,6 +123,8 @@ class SocketHealthMixin:
     """For ``AsyncWebsocketConsumer`` subclasses (see the module docstring)."""
 
     group: str = ""
+    #: Further groups joined with ``group`` (e.g. the viewer's own, for the nav).
+    extra_groups: tuple[str, ...] = ()
 
     async def __call__(self, scope, receive, send) -> None:
         """Channels subscribes a socket to the layer before ``connect``: when the layer is
@@ -161,10 +163,12 @@ class SocketHealthMixin:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
-    async def join_group(self, group: str) -> bool:
-        """Accept and join ``group``; on a channel-layer failure close with 1011, False."""
+    async def join_group(self, group: str, *extra: str) -> bool:
+        """Accept and join ``group`` (and the ``extra`` groups); on a channel-layer failure
+        close with 1011, False."""
         try:
-            await self.channel_layer.group_add(group, self.channel_name)
+            for name in (group, *extra):
+                await self.channel_layer.group_add(name, self.channel_name)
         except Exception as exc:
             logger.warning("channel layer unavailable on connect (%s): closing with %d",
                            exc.__class__.__name__, CLOSE_LAYER_FAILED)
@@ -172,6 +176,7 @@ class SocketHealthMixin:
             await self.close(code=CLOSE_LAYER_FAILED)
             return False
         self.group = group
+        self.extra_groups = extra
         await self.accept()
         _sockets.add(self)
         _ensure_monitor()
@@ -184,10 +189,12 @@ class SocketHealthMixin:
 
     async def leave_group(self) -> None:
         _sockets.discard(self)
-        if self.group:
+        for name in (self.group, *self.extra_groups):
+            if not name:
+                continue
             # The layer may be down: the subscription died with it.
             with contextlib.suppress(Exception):
-                await self.channel_layer.group_discard(self.group, self.channel_name)
+                await self.channel_layer.group_discard(name, self.channel_name)
 
     def session_still_valid(self) -> bool:
         """False once the signed-in viewer's session has logged out (or changed user).

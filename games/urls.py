@@ -22,4 +22,5 @@ urlpatterns = [
     path("", include("games.chat.urls")),
     path("rules/<slug:game>/", views.rules, name="rules"),
     path("games/waiting/", turn_views.waiting, name="waiting"),
+    path("games/waiting/nav/", turn_views.waiting_nav, name="waiting_nav"),
 ]

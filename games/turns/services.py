@@ -57,6 +57,17 @@ def notify_turn(game: Game) -> bool:
     return True
 
 
+def push_turn_counts(game: Game) -> bool:
+    """The hook after each committed change of a game: the nav of each person seated at
+    it re-counts the games waiting for them (a socket hint; False when it failed)."""
+    from games import broadcast
+    from games.models import Seat
+
+    users = list(Seat.objects.filter(game_id=game.pk, user__isnull=False)
+                 .values_list("user_id", flat=True))
+    return broadcast.turns_changed(users) if users else True
+
+
 def _wants_mail(user: Any) -> bool:
     from accounts.models import Preferences
 

@@ -39,6 +39,8 @@
     var message = evt.detail.message || "";
     // The table chat is not versioned (no data-version): always swap it.
     if (/^\s*<ol id="chat-log"/.test(message)) return;
+    // Nor is the nav's count of games waiting for me (any game of mine changed).
+    if (/^\s*<a [^>]*id="nav-turns"/.test(message)) return;
     if (document.getElementById("table-waiting")) {
       // Waiting for players: swap seat changes; once the game starts, load the board.
       if (message.indexOf('id="table-waiting"') === -1) {

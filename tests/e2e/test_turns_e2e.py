@@ -1,5 +1,5 @@
-""""Your turn" in a real browser: the tab title and the favicon say so when the other
-player's move (made through the API) hands the turn to me."""
+""""Your turn" in a real browser: the tab title, the favicon and the nav's count (on every
+open page) say so when the other player's move (made through the API) hands the turn to me."""
 
 from __future__ import annotations
 
@@ -51,7 +51,12 @@ def test_tab_title_and_favicon_change_when_it_becomes_my_turn(browser, live_url)
     plain_title = page.title()
     assert not plain_title.startswith("●")
     assert page.get_attribute("link[rel~='icon']", "href").endswith("favicon.svg")
-    page.wait_for_timeout(300)  # let the socket connect
+    assert page.locator("#turn-count").count() == 0
+    # Bob also has the lobby open in another tab.
+    lobby = page.context.new_page()
+    lobby.goto(live_url + "/lobby/")
+    assert lobby.locator("#turn-count").count() == 0
+    page.wait_for_timeout(300)  # let the sockets connect
 
     # Ann plays her whole turn through the API.
     for n in range(20):
@@ -66,7 +71,11 @@ def test_tab_title_and_favicon_change_when_it_becomes_my_turn(browser, live_url)
     page.wait_for_function("() => document.title.startsWith('●')", timeout=TIMEOUT)
     assert "Your move!" in page.title() and plain_title in page.title()
     assert page.get_attribute("link[rel~='icon']", "href").endswith("favicon-turn.svg")
-    # The nav counts the game as waiting for Bob (on the next page load).
+    # The nav counts the game as waiting for Bob, live, on both pages.
+    for tab in (page, lobby):
+        tab.wait_for_function(
+            "() => (document.getElementById('turn-count') || {}).textContent === '1'",
+            timeout=TIMEOUT)
     page.goto(live_url + "/games/waiting/")
     assert page.inner_text("#turn-count") == "1"
     assert page.locator(f"#waiting-games [data-game='{game_id}']").count() == 1

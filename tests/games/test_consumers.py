@@ -75,6 +75,26 @@ def logged_in_session(user):
     return store
 
 
+def is_nav(message: str) -> bool:
+    """The nav's count of games waiting for the viewer (``turns.changed``), alone."""
+    return message.lstrip().startswith("<a ") and 'id="nav-turns"' in message
+
+
+async def board_message(socket) -> str:
+    """The next message that is not the nav's count (a seated viewer gets both)."""
+    while is_nav(message := await socket.receive_from(timeout=TIMEOUT)):
+        pass
+    return message
+
+
+async def nothing_but_nav(socket) -> bool:
+    """True when nothing but nav counts is waiting on ``socket``."""
+    while not await socket.receive_nothing(timeout=0.1):
+        if not is_nav(await socket.receive_from(timeout=TIMEOUT)):
+            return False
+    return True
+
+
 async def connect(path, user):
     communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), path)
     communicator.scope["user"] = user
@@ -94,7 +114,7 @@ async def test_each_seat_receives_its_own_view_after_a_move():
         "anon": await connect(path, AnonymousUser()),
     }
     await play_first_legal(game, ann, 0, "move-1")
-    messages = {name: await s.receive_from(timeout=TIMEOUT) for name, s in sockets.items()}
+    messages = {name: await board_message(s) for name, s in sockets.items()}
 
     ann_tiles, bob_tiles = await hand_markers(game, 0), await hand_markers(game, 1)
     for html in messages.values():
@@ -115,7 +135,7 @@ async def test_each_seat_receives_its_own_view_after_a_move():
         assert "data-private-building" not in messages[spectator]
         assert "Spectators see no hand" in messages[spectator]
     for s in sockets.values():
-        assert await s.receive_nothing(timeout=0.1)
+        assert await nothing_but_nav(s)
         await s.disconnect()
 
 
@@ -123,7 +143,7 @@ async def test_versions_follow_the_moves():
     game, (ann, bob, _eve) = await setup_game()
     socket = await connect(f"/ws/games/{game.pk}/", bob)
     await play_first_legal(game, ann, 0, "m1")
-    assert 'data-version="1"' in await socket.receive_from(timeout=TIMEOUT)
+    assert 'data-version="1"' in await board_message(socket)
 
     @database_sync_to_async
     def end_build():
@@ -132,7 +152,7 @@ async def test_versions_follow_the_moves():
                              version=game.version, key="m2")
 
     await end_build()
-    assert 'data-version="2"' in await socket.receive_from(timeout=TIMEOUT)
+    assert 'data-version="2"' in await board_message(socket)
     await socket.disconnect()
 
 
@@ -160,7 +180,7 @@ async def test_waiting_table_pushes_seat_changes():
     game, ann, bob = await open_table()
     socket = await connect(f"/ws/games/{game.pk}/", ann)
     await database_sync_to_async(join_game)(game=game, user=bob)
-    html = await socket.receive_from(timeout=TIMEOUT)
+    html = await board_message(socket)
     assert 'id="table-waiting"' in html and "bob" in html
     await socket.disconnect()
 
@@ -181,7 +201,7 @@ async def test_lobby_socket_pushes_open_tables():
         return create_game(creator=ann, variant=variant, seats=[{"type": "human"}] * 2)
 
     game = await open_table()
-    html = await socket.receive_from(timeout=TIMEOUT)
+    html = await board_message(socket)
     assert 'id="open-tables"' in html and 'hx-swap-oob="true"' in html
     assert f'data-join="{game.pk}"' in html
     await socket.disconnect()
@@ -211,7 +231,7 @@ async def test_full_stack_with_session_cookie():
     connected, _ = await communicator.connect(timeout=TIMEOUT)
     assert connected
     await play_first_legal(game, ann, 0, "full-1")
-    html = await communicator.receive_from(timeout=TIMEOUT)
+    html = await board_message(communicator)
     assert 'data-version="1"' in html
     assert "data-hand-tile" in html  # recognised as Ann, seat 0
     await communicator.disconnect()
@@ -256,7 +276,7 @@ async def test_no_hidden_information_in_socket_messages_over_a_whole_game():
         moves += 1
         version, hands = result
         for index, socket in enumerate(sockets):
-            message = await socket.receive_from(timeout=TIMEOUT)
+            message = await board_message(socket)
             assert f'data-version="{version}"' in message
             for other in range(2):  # no message ever carries another seat's hand
                 if other != index:
@@ -308,7 +328,7 @@ async def test_invite_token_only_reaches_seated_sockets():
     sockets = {"ann": await connect(path, ann), "eve": await connect(path, eve),
                "anon": await connect(path, AnonymousUser())}
     await database_sync_to_async(join_game)(game=game, user=bob)
-    messages = {name: await s.receive_from(timeout=TIMEOUT) for name, s in sockets.items()}
+    messages = {name: await board_message(s) for name, s in sockets.items()}
     assert game.invite_token in messages["ann"]
     for name in ("eve", "anon"):
         assert 'id="table-waiting"' in messages[name]
@@ -327,7 +347,7 @@ async def test_a_push_appends_the_log_from_the_version_before_its_hint():
     game, (ann, bob, _eve) = await setup_game()
     socket = await connect(f"/ws/games/{game.pk}/", bob)
     await play_first_legal(game, ann, 0, "a1")
-    first = await socket.receive_from(timeout=TIMEOUT)
+    first = await board_message(socket)
     assert 'data-since="0"' in first and re.findall(r'data-seq="(\d+)"', first) == ["1"]
 
     @database_sync_to_async
@@ -337,13 +357,47 @@ async def test_a_push_appends_the_log_from_the_version_before_its_hint():
                              version=game.version, key="a2")
 
     await end_build()
-    second = await socket.receive_from(timeout=TIMEOUT)
+    second = await board_message(socket)
     assert 'data-since="1"' in second and re.findall(r'data-seq="(\d+)"', second) == ["2"]
     # A late hint for version 1, rendered at version 2: both moves, following version 0.
     await get_channel_layer().group_send(
         game_group(game.pk), {"type": "game.updated", "game_id": game.pk, "version": 1}
     )
-    late = await socket.receive_from(timeout=TIMEOUT)
+    late = await board_message(socket)
     assert 'data-version="2"' in late and 'data-since="0"' in late
     assert re.findall(r'data-seq="(\d+)"', late) == ["2", "1"]
     await socket.disconnect()
+
+
+async def test_the_nav_count_follows_my_games_on_any_page():
+    """When a game of mine changes, every socket I have open (a game's, the lobby's) sends
+    the nav's count of games waiting for me, and only when it changed; others get nothing."""
+    game, (ann, bob, eve) = await setup_game()  # Ann (seat 0) to move
+    lobby = {name: await connect("/ws/lobby/", user)
+             for name, user in (("ann", ann), ("bob", bob), ("eve", eve))}
+    bob_at_table = await connect(f"/ws/games/{game.pk}/", bob)
+
+    await play_first_legal(game, ann, 0, "n1")  # still Ann's turn: she builds now
+    for s in lobby.values():
+        assert await s.receive_nothing(timeout=0.2)
+    assert 'data-version="1"' in await bob_at_table.receive_from(timeout=TIMEOUT)
+    assert await bob_at_table.receive_nothing(timeout=0.2)
+
+    @database_sync_to_async
+    def end_build():
+        game.refresh_from_db()
+        return submit_action(game=game, user=ann, seat=0, action={"type": "end_build"},
+                             version=game.version, key="n2")
+
+    await end_build()  # Bob's turn now
+    ann_nav = await lobby["ann"].receive_from(timeout=TIMEOUT)
+    assert is_nav(ann_nav) and 'id="turn-count"' not in ann_nav
+    bob_nav = await lobby["bob"].receive_from(timeout=TIMEOUT)
+    assert is_nav(bob_nav) and 'hx-swap-oob="true"' in bob_nav
+    assert re.search(r'id="turn-count"[^>]*>1</span>', bob_nav)
+    assert 'data-version="2"' in await bob_at_table.receive_from(timeout=TIMEOUT)
+    assert await bob_at_table.receive_from(timeout=TIMEOUT) == bob_nav
+    assert await lobby["eve"].receive_nothing(timeout=0.2)
+    for s in [*lobby.values(), bob_at_table]:
+        assert await s.receive_nothing(timeout=0.1)
+        await s.disconnect()

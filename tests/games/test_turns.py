@@ -203,3 +203,18 @@ def test_notification_settings_page(client, ann):
     assert Preferences.objects.get(user=ann).turn_emails is False
     client.post(url, {"turn_emails": "on"})
     assert Preferences.objects.get(user=ann).turn_emails is True
+
+
+def test_nav_count_refetch(client, table, ann, bob):
+    """The nav refetches its count when the window gets the focus back; signed out: 204."""
+    client.force_login(ann)
+    page = client.get(reverse("lobby")).content.decode()
+    assert f'hx-get="{reverse("waiting_nav")}"' in page and 'hx-trigger="focus from:window"' in page
+    html = client.get(reverse("waiting_nav")).content.decode()
+    assert html.lstrip().startswith('<a href="/games/waiting/" id="nav-turns"')
+    assert re.search(r'id="turn-count"[^>]*>1</span>', html) and "hx-swap-oob" not in html
+    client.force_login(bob)
+    assert 'id="turn-count"' not in client.get(reverse("waiting_nav")).content.decode()
+    client.logout()
+    response = client.get(reverse("waiting_nav"))
+    assert response.status_code == 204 and not response.content
