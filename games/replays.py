@@ -230,6 +230,18 @@ def game_moves(game: Game) -> list[ReplayMove]:
     return [ReplayMove(*row) for row in rows]
 
 
+_STATE_FORMATS: dict[str, Any] = {}
+
+
+def _state_format(game: Game) -> Any:
+    """The ``format`` of the states this process's engine writes for ``game``'s game."""
+    engine = game.engine
+    if engine.name not in _STATE_FORMATS:
+        state = engine.new_game(game.variant_data, game.num_players, game.seed)
+        _STATE_FORMATS[engine.name] = engine.state_to_json(state).get("format")
+    return _STATE_FORMATS[engine.name]
+
+
 def state_at(game: Game, moves: Sequence[ReplayMove], step: int) -> State:
     """The state after the first ``step`` moves, from the nearest cached checkpoint."""
     engine = game.engine
@@ -238,7 +250,9 @@ def state_at(game: Game, moves: Sequence[ReplayMove], step: int) -> State:
     state, done = None, 0
     for mark in marks:  # highest first
         data = found.get(cache_key(game, "state", mark))
-        if data is None:
+        # A checkpoint written before an engine upgrade may load (old formats are
+        # converted) but lose what the old format lacked: fold instead.
+        if data is None or data.get("format") != _state_format(game):
             continue
         try:
             state, done = engine.state_from_json(data), mark
