@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from datetime import UTC, datetime
 from typing import Any
 
 from django.conf import settings
@@ -11,6 +12,7 @@ from django.core.mail import EmailMessage
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
+from django.utils.formats import date_format
 
 from accounts import ratelimit
 from games.models import Game, Move
@@ -77,8 +79,26 @@ def _wants_mail(user: Any) -> bool:
     return prefs is None or prefs.turn_emails
 
 
+def turn_deadline(game: Game, user: Any) -> datetime | None:
+    """When ``user``'s time for the current move runs out (the earliest clock of their seats
+    to move); ``None`` when no clock runs for them."""
+    from games.models import Seat
+
+    return (Seat.objects.filter(game=game, user=user, index__in=game.to_move or [],
+                                deadline__isnull=False)
+            .order_by("deadline").values_list("deadline", flat=True).first())
+
+
+def deadline_text(deadline: datetime) -> str:
+    """``deadline`` in the active language's date and time format, in UTC (people have no
+    time zone of their own here: the mail says "UTC" next to it)."""
+    return date_format(deadline.astimezone(UTC), "DATETIME_FORMAT")
+
+
 def turn_mail(game: Game, user: Any) -> EmailMessage:
-    """The "your turn" mail of ``game`` for ``user`` (RFC 8058 one-click unsubscribe)."""
+    """The "your turn" mail of ``game`` for ``user`` (RFC 8058 one-click unsubscribe):
+    the deadline of the move in the recipient's language (the days per move when no
+    clock runs yet)."""
     from games.summaries import game_label
 
     base = settings.SITE_URL.rstrip("/")
@@ -94,7 +114,9 @@ def turn_mail(game: Game, user: Any) -> EmailMessage:
     }
     from accounts.models import language_of
 
+    deadline = turn_deadline(game, user)
     with translation.override(language_of(user)):
+        context["deadline"] = deadline_text(deadline) if deadline is not None else ""
         subject = " ".join(render_to_string("games/mail/turn_subject.txt", context).split())
         body = render_to_string("games/mail/turn_body.txt", context)
     return EmailMessage(

@@ -5,6 +5,7 @@ unsubscribe."""
 from __future__ import annotations
 
 import re
+from datetime import datetime, timedelta, timezone
 
 import pytest
 from django.core import mail
@@ -13,7 +14,7 @@ from django.test import Client, override_settings
 from django.urls import reverse
 
 from accounts.models import Preferences, set_turn_emails
-from games.models import Game
+from games.models import Game, Seat
 from games.services import create_game, join_game, submit_action
 from games.turns import services as turns
 from games.turns.selectors import waiting_count, waiting_games
@@ -190,8 +191,32 @@ def test_mail_links_use_the_site_url(table, bob, with_emails):
     assert message.extra_headers["List-Unsubscribe"].startswith("<https://colonia.example/")
 
 
-def test_mail_says_the_days_per_move(correspondence, bob, with_emails):
+def test_mail_says_the_days_per_move_when_no_clock_runs_yet(correspondence, bob, with_emails):
     assert "You have 3 days for this move." in turns.turn_mail(correspondence, bob).body
+
+
+def test_mail_states_the_deadline_in_the_recipients_language_in_utc(correspondence, ann,
+                                                                     with_emails):
+    # Ann (seat 0) is to move; her clock runs out at 19:05 in UTC+2, i.e. 17:05 UTC.
+    deadline = datetime(2026, 12, 3, 19, 5, tzinfo=timezone(timedelta(hours=2)))
+    Seat.objects.filter(game=correspondence, index=0).update(deadline=deadline)
+    body = turns.turn_mail(correspondence, ann).body
+    assert "Your time for this move runs out on Dec. 3, 2026, 5:05 p.m. (UTC)." in body
+    assert "days for this move" not in body
+    Preferences.objects.update_or_create(user=ann, defaults={"language": "de"})
+    body = turns.turn_mail(correspondence, ann).body
+    assert "Ihre Zeit für diesen Zug läuft am 3. Dezember 2026 17:05 (UTC) ab." in body
+
+
+def test_a_move_mails_the_next_player_their_deadline(table, ann, bob, correspondence,
+                                                     with_emails, on_commit):
+    with on_commit():
+        play(table, ann, 0, "k1")
+    deadline = Seat.objects.get(game=table, index=1).deadline
+    assert deadline is not None
+    [message] = mail.outbox
+    assert turns.deadline_text(deadline) + " (UTC)." in message.body
+    assert "days for this move" not in message.body
 
 
 def test_notification_settings_page(client, ann):
