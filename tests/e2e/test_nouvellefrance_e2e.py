@@ -135,6 +135,8 @@ def test_a_whole_game_against_the_ai(browser, live_url, short_variant, screensho
             page.locator("svg.nf-site .spot").first.hover()
             screenshot(page, "e2e-nf-placing")
         kinds.add(play_one(page, by_drawing="place" not in kinds))
+    # The last snowstorm's notice stays over the page after the final update.
+    assert "Snowstorm 3 of 3!" in page.inner_text("#nf-storm-notice")
     screenshot(page, "e2e-nf-final")
     assert {"draw", "card", "copy", "place"} <= kinds
     final = page.inner_text("#final-scores")

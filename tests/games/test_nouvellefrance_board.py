@@ -493,3 +493,42 @@ def test_a_whole_game_through_the_page_ends_with_points_by_source(client, ann, b
         html = client.get(f"{url}?step={step}").content.decode()
         assert html.count('class="nf-site"') == 3, step
         assert 'name="action"' not in html and 'id="spot-list"' not in html
+
+
+@pytest.mark.django_db
+def test_a_live_update_with_a_snowstorm_carries_a_notice_for_every_viewer(client, ann, bob):
+    """The update that brought a snowstorm (pushes and HTMX answers: the log since the
+    version shown) carries a notice with the storm's scoring; the page load and the next
+    updates do not."""
+    from games.play import render_fragments
+    from games.selectors import current_state
+
+    load_default_variants(games=["nouvellefrance"])
+    data = ENGINE.default_variants()["standard"]
+    data.update(name="short", description="Nine cards.")
+    data["deck"].update(cards_per_shape={s["name"]: 1 for s in data["shapes"]},
+                        piles=[3, 2, 2, 2], snowflake_piles=[2, 3, 4])
+    game = create_game(creator=ann, variant=save_variant(game="nouvellefrance", name="short",
+                                                         data=data),
+                       seats=[{"type": "human"}, {"type": "human"}])
+    join_game(game=game, user=bob)
+    game.refresh_from_db()
+    users, rng = {0: ann, 1: bob}, random.Random(2)
+    while current_state(game).storms == 0:
+        seat = game.to_move[0]
+        acts = ENGINE.legal_actions(current_state(game), seat)
+        action = ("draw",) if ("draw",) in acts else rng.choice(acts)
+        game = submit_action(game=game, user=users[seat], seat=seat,
+                             action=ENGINE.action_to_json(action), version=game.version,
+                             key=f"s{game.version}")
+    stormy = game.version
+    for viewer in (ann, bob, None):
+        html = render_fragments(game, viewer, log_since=stormy - 1)
+        banner = re.search(r'<div class="storm-banner" data-storm="1">(.*?)</div>', html, re.S)
+        assert banner, viewer
+        assert "❄ Snowstorm 1 of 3!" in banner.group(1)
+        assert "Level 1 scores" in banner.group(1)  # the draw event's scoring, from its log line
+    assert "storm-banner" not in render_fragments(game, ann, log_since=stormy)
+    client.force_login(ann)
+    page = client.get(reverse("play", args=[game.pk])).content.decode()
+    assert 'id="nf-storm-notice"' in page and "storm-banner" not in page

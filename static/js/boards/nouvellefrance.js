@@ -130,3 +130,38 @@
     if (shown && !document.contains(shown)) shown = null;
   });
 })();
+
+/* Snowstorm notices: a live update that brought a storm carries a .storm-banner in the sites
+ * fragment (rendered from the engine's draw event).  It moves into #nf-storm-notice, a live
+ * region outside the fragments, so that the next update (an AI's move a second later) does
+ * not wipe it; it leaves after half a minute or on Close.
+ */
+(function () {
+  "use strict";
+
+  var timer = null;
+
+  function clear() {
+    var notice = document.getElementById("nf-storm-notice");
+    if (notice) notice.textContent = "";
+    if (timer) clearTimeout(timer);
+    timer = null;
+  }
+
+  document.addEventListener("htmx:oobAfterSwap", function () {
+    var notice = document.getElementById("nf-storm-notice");
+    var banners = document.querySelectorAll("#nf-sites .storm-banner");
+    if (!notice || !banners.length) return;
+    clear();
+    banners.forEach(function (banner) {
+      var close = banner.querySelector(".storm-close");
+      if (close) close.hidden = false;
+      notice.appendChild(banner);
+    });
+    timer = setTimeout(clear, 30000);
+  });
+
+  document.addEventListener("click", function (evt) {
+    if (evt.target.closest && evt.target.closest("#nf-storm-notice .storm-close")) clear();
+  });
+})();
