@@ -189,3 +189,19 @@ def test_launcher_supervises_and_stops_in_order(tmp_path):
              for name in ("web", "worker", "embedded Redis")]
     assert order == sorted(order), output
     assert "[colonia] stopped" in output
+
+
+def test_redis_cache_objects_share_one_client_per_configuration():
+    """Each request (an async context) gets its own cache object; they must not each
+    open a Redis connection (``config.cache``)."""
+    from config.cache import SharedRedisCache
+    from config.settings import base
+
+    options = {"OPTIONS": {"socket_timeout": 1}}
+    first = SharedRedisCache("redis://127.0.0.1:1/3", options)
+    second = SharedRedisCache("redis://127.0.0.1:1/3", options)
+    other = SharedRedisCache("redis://127.0.0.1:1/4", options)
+    assert first is not second and first._cache is second._cache
+    assert first._cache._get_connection_pool(True) is second._cache._get_connection_pool(True)
+    assert other._cache is not first._cache
+    assert base.CACHES["default"]["BACKEND"] == "config.cache.SharedRedisCache"

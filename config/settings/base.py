@@ -357,7 +357,7 @@ SPECTACULAR_SETTINGS = {
 # --- Cache (rate limits, throttles) -----------------------------------------------------------
 CACHES = {
     "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "config.cache.SharedRedisCache",
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": "colonia",
         # Fail fast when Redis is down or hung: rate limits then fail open (logged).

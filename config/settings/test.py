@@ -20,7 +20,7 @@ if not os.environ.get("REDIS_URL"):
 else:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.SharedRedisCache",
             # Tests clear the cache (a FLUSHDB on Redis): give it a database of its own
             # so that never wipes the broker or channel layer sharing REDIS_URL.
             "LOCATION": os.environ.get(
