@@ -4,6 +4,7 @@ from django.urls import path
 
 from accounts import apis as account_apis
 from games import apis
+from games.chat import apis as chat_apis
 
 urlpatterns = [
     path("auth/register/", apis.RegisterApi.as_view(), name="api-register"),
@@ -18,6 +19,7 @@ urlpatterns = [
     path("games/<int:game_id>/handover/", apis.GameHandOverApi.as_view(),
          name="api-game-handover"),
     path("games/<int:game_id>/moves/", apis.GameMovesApi.as_view(), name="api-game-moves"),
+    path("games/<int:game_id>/chat/", chat_apis.GameChatApi.as_view(), name="api-game-chat"),
     path("games/<int:game_id>/replay/", apis.GameReplayApi.as_view(), name="api-game-replay"),
     path("games/<int:game_id>/export/", apis.GameExportApi.as_view(), name="api-game-export"),
     path("leaderboard/", account_apis.LeaderboardApi.as_view(), name="api-leaderboard"),
