@@ -205,3 +205,16 @@ def test_redis_cache_objects_share_one_client_per_configuration():
     assert first._cache._get_connection_pool(True) is second._cache._get_connection_pool(True)
     assert other._cache is not first._cache
     assert base.CACHES["default"]["BACKEND"] == "config.cache.SharedRedisCache"
+
+
+def test_postgresql_connections_come_from_a_pool(monkeypatch):
+    """Every ASGI request runs in its own thread: without a pool each one connected anew."""
+    from config.settings.base import database_from_url
+
+    database = database_from_url("postgres://u@127.0.0.1:5432/colonia")
+    assert database["OPTIONS"]["pool"]["max_size"] >= 1 and database["CONN_MAX_AGE"] == 0
+    other = database_from_url("sqlite:////tmp/colonia.sqlite3")
+    assert "pool" not in other.get("OPTIONS", {}) and other["CONN_MAX_AGE"] == 60
+    monkeypatch.setenv("DB_POOL", "off")
+    unpooled = database_from_url("postgres://u@127.0.0.1:5432/colonia")
+    assert "pool" not in unpooled.get("OPTIONS", {}) and unpooled["CONN_MAX_AGE"] == 60

@@ -132,8 +132,31 @@ SECURE_CSP = {
 
 # --- Database -------------------------------------------------------------------------------
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
+#: Connections a web or worker process keeps open to PostgreSQL at most (``DB_POOL=off``:
+#: none kept, one per request).
+DB_POOL_MAX = int(os.environ.get("DB_POOL_MAX", "8"))
+
+
+def database_from_url(url: str) -> dict:
+    """The ``default`` database of ``DATABASE_URL``, PostgreSQL with a connection pool.
+
+    Under ASGI every request runs in a thread of its own, so Django's persistent
+    connections (``CONN_MAX_AGE``) are never reused: each request connected to PostgreSQL
+    anew (a backend process forked per request, on every move).  psycopg's pool keeps a
+    few connections per process instead; a request borrows one and gives it back at its
+    end.  Celery's prefork children close their pool after each task.
+    """
+    database = dj_database_url.parse(url, conn_max_age=60)
+    if database["ENGINE"] == "django.db.backends.postgresql" and env_bool("DB_POOL", True):
+        database["CONN_MAX_AGE"] = 0  # the pool keeps them (Django refuses both at once)
+        database.setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 1, "max_size": max(1, DB_POOL_MAX), "timeout": 10,
+        }
+    return database
+
+
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+    DATABASES = {"default": database_from_url(DATABASE_URL)}
 else:
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES = {
