@@ -458,11 +458,12 @@ class GameActionApi(GameApi):
     def post(self, request: Request, game_id: int) -> Response:
         data = ActionInput(data=request.data)
         data.is_valid(raise_exception=True)
-        game = self.get_game(game_id)
-        seat = selectors.seat_of(game, request.user)
+        # The seat alone (submit_action reads and locks the game itself).
+        seat = selectors.seat_index(game_id, request.user)
         if seat is None:
+            self.get_game(game_id)  # a 404 for a game that does not exist
             raise services.NotSeated(_("You are not seated at this table."))
-        services.submit_action(game=game.pk, user=request.user, seat=seat, **data.validated_data)
+        services.submit_action(game=game_id, user=request.user, seat=seat, **data.validated_data)
         return Response(self.document(game_id, request))
 
 

@@ -129,6 +129,14 @@ def seat_of(game: Game, user: Any) -> int | None:
     return None
 
 
+def seat_index(game_id: int, user: Any) -> int | None:
+    """:func:`seat_of` without reading the game: one small query (a move's check)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return (Seat.objects.filter(game_id=game_id, user_id=user.pk)
+            .order_by("index").values_list("index", flat=True).first())
+
+
 def game_view(game: Game, seat: int | None) -> dict:
     """``engine.observe`` for ``seat`` (``None`` = spectator); ``{}`` before the start."""
     state = current_state(game)

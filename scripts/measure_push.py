@@ -68,6 +68,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", action="store_true", help="cProfile the renders")
     parser.add_argument("--only", choices=["anon", "seat", "api read"],
                         help="measure one kind only (for instruction counts)")
+    parser.add_argument("--api-moves", action="store_true",
+                        help="make the moves through the API (POST, measured too)")
     parser.add_argument("--dump", metavar="FILE",
                         help="write every render's HTML (idempotency keys blanked) to FILE, "
                              "to check that a change renders the same")
@@ -148,8 +150,19 @@ def run(args: argparse.Namespace) -> int:
         seat = game.to_move[0]
         mover = users[seat]
         action = rng.choice(legal_actions_json(game, seat))
-        game = submit_action(game=game.pk, user=mover, seat=seat, action=action,
-                             version=game.version, key=f"m{moves}")
+        if args.api_moves:  # the API's POST, measured as a kind of its own
+            started = time.process_time()
+            response = client.post(
+                f"/api/games/{game.pk}/actions/", content_type="application/json",
+                data={"action": action, "version": game.version, "key": f"m{moves}"},
+                HTTP_AUTHORIZATION=f"Token {tokens[mover.pk]}")
+            assert response.status_code == 200, response.content
+            spent["api move"] = spent.get("api move", 0.0) + time.process_time() - started
+            counts["api move"] = counts.get("api move", 0) + 1
+            game = Game.objects.get(pk=game.pk)
+        else:
+            game = submit_action(game=game.pk, user=mover, seat=seat, action=action,
+                                 version=game.version, key=f"m{moves}")
         moves += 1
         since = game.version - 1
         for _ in range(args.renders):
@@ -165,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
 
     print(f"{args.game}/{args.variant}, {args.players} players: {moves} moves, "
           f"{args.renders} render(s) of each kind per move")
-    for kind in kinds:
+    for kind in counts:
         if counts[kind]:
             print(f"  {kind:9s} {spent[kind] * 1000 / counts[kind]:7.2f} CPU-ms per call")
     if profiler is not None:
