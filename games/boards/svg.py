@@ -19,11 +19,19 @@ width="3" height="3" class="cell" /></svg>'
 
 from __future__ import annotations
 
-from typing import Any
+import dataclasses
+import functools
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 
-__all__ = ["Element", "el", "markup", "num", "svg"]
+__all__ = ["Element", "drawing_cache", "el", "markup", "num", "svg"]
+
+F = TypeVar("F", bound=Callable[..., SafeString])
 
 
 class Element:
@@ -131,3 +139,68 @@ def markup(root: Element) -> SafeString:
     out: list[str] = []
     _write(root, out)
     return mark_safe("".join(out))
+
+
+# --- remembering drawings ----------------------------------------------------------------------
+
+
+class _Uncachable(Exception):
+    """An argument that is not plain data: the drawing is made afresh."""
+
+
+def _plain(value: Any) -> Any:
+    """A hashable stand-in for plain data, equal exactly when the data is equal (types too:
+    ``1``, ``1.0`` and ``True`` differ); anything else raises ``_Uncachable``."""
+    kind = type(value)
+    if value is None or kind in (str, int, bool, SafeString):
+        return (kind.__name__, value)
+    if kind is float:  # by its text: 0.0 and -0.0 are equal but not drawn alike
+        return ("float", repr(value))
+    if kind in (list, tuple):
+        return (kind.__name__, tuple(_plain(v) for v in value))
+    if kind is dict:  # in order: a drawing may draw in its order
+        return ("dict", tuple((_plain(k), _plain(v)) for k, v in value.items()))
+    if kind in (set, frozenset):
+        return ("set", frozenset(_plain(v) for v in value))
+    if dataclasses.is_dataclass(value) and kind.__dataclass_params__.frozen:
+        return (kind.__qualname__, tuple(_plain(getattr(value, f.name))
+                                         for f in dataclasses.fields(value)))
+    raise _Uncachable(kind.__name__)
+
+
+def drawing_cache(size: int = 256) -> Callable[[F], F]:
+    """Remember a drawing's markup per arguments and language (the last ``size`` ones).
+
+    For functions of plain data only (what ``observe`` and ``rule_data`` give: dicts,
+    lists, strings, numbers, frozen dataclasses): the key is the whole of every argument,
+    so equal keys mean equal drawings and no viewer can get another's.  Most of a board
+    stays the same from one move to the next (villages, the defs), so most drawings of a
+    render are found here.  Any other argument draws afresh.
+    """
+
+    def decorate(func: F) -> F:
+        entries: OrderedDict[Any, SafeString] = OrderedDict()
+        lock = threading.Lock()
+
+        @functools.wraps(func)
+        def cached(*args: Any, **kwargs: Any) -> SafeString:
+            try:
+                key = (get_language(), _plain(args), _plain(kwargs))
+            except _Uncachable:
+                return func(*args, **kwargs)
+            with lock:
+                found = entries.get(key)
+                if found is not None:
+                    entries.move_to_end(key)
+                    return found
+            drawn = func(*args, **kwargs)
+            with lock:
+                entries[key] = drawn
+                while len(entries) > size:
+                    entries.popitem(last=False)
+            return drawn
+
+        cached.cache_clear = entries.clear  # type: ignore[attr-defined]
+        return cached  # type: ignore[return-value]
+
+    return decorate

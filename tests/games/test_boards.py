@@ -96,6 +96,39 @@ def test_svg_markup_is_what_elementtree_writes(tree):
     ET.fromstring(expected)  # well-formed
 
 
+def test_drawing_cache_tells_apart_what_draws_differently():
+    """Remembered drawings: found again for equal plain data in the same language only."""
+    from dataclasses import dataclass
+
+    from django.utils import translation
+
+    from games.boards.svg import drawing_cache
+
+    calls = []
+
+    @drawing_cache(size=8)
+    def draw(value, label=""):
+        calls.append(value)
+        return markup(el(None, "text", f"{value!r} {translation.gettext('Game over')}"))
+
+    @dataclass
+    class Mutable:
+        n: int
+
+    first = draw({"a": [1, 2]})
+    assert draw({"a": [1, 2]}) is first and len(calls) == 1
+    for value in (1, True, 1.0, 0.0, -0.0, [1], (1,), {"a": [1, 2], "b": None}, {"a": (1, 2)}):
+        draw(value)
+    assert len(calls) == 10  # every one drawn: none taken for another
+    assert draw(-0.0) == "<text>-0.0 Game over</text>" and len(calls) == 10
+    with translation.override("fr"):
+        assert "Game over" not in draw({"a": [1, 2]}) and len(calls) == 11
+    thing = Mutable(1)
+    draw(thing)
+    thing.n = 2
+    assert "n=2" in draw(thing) and len(calls) == 13  # not plain data: never remembered
+
+
 def test_choices_and_picks_serialise_their_state():
     choice = Choice({"type": "mark", "row": 1, "col": 2}, "Mark C2")
     assert choice.action_json == '{"col":2,"row":1,"type":"mark"}'

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
-from games.boards.svg import Element, el, markup, num, svg
+from games.boards.svg import Element, drawing_cache, el, markup, num, svg
 
 # Board geometry (SVG units): one cell is 100 x 100, its squares 50 x 50.
 CELL = 100
@@ -149,6 +149,7 @@ def _icon(defs: Element, look: Look) -> None:
            font_size=12, font_weight=700, fill="currentColor")
 
 
+@drawing_cache()
 def defs_svg(resource_looks: dict[str, Look]) -> SafeString:
     """The page's shared patterns and icons (hidden, referenced by id from every drawing)."""
     root = svg(0, 0, 0, 0, class_="nh-defs", width=0, height=0, focusable="false")
@@ -247,6 +248,7 @@ def _token(parent: Element, cx: float, cy: float, building: dict,
            stroke_width=1.2)
 
 
+@drawing_cache()
 def tile_svg(squares: list[str], resource_looks: dict[str, Look], *, label: str = ""
              ) -> SafeString:
     """A lone harvest tile (hand, placement preview, revealed hands)."""
@@ -349,6 +351,7 @@ def _tile_on_board(g: Element, x: float, y: float, tile: dict,
        class_="sq-line")
 
 
+@drawing_cache()
 def village_svg(
     village: list[list[dict | None]],
     resource_looks: dict[str, Look],

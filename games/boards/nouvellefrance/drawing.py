@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
-from games.boards.svg import Element, el, markup, num, svg
+from games.boards.svg import Element, drawing_cache, el, markup, num, svg
 
 #: One cube edge in SVG units; the isometric unit vectors.
 UNIT = 20.0
@@ -150,6 +150,7 @@ def _cube(defs: Element, ident: str, fill: str, mark: str, mark_colour: str, *,
     _mark(g, mark, mark_colour)
 
 
+@drawing_cache()
 def defs_svg(colour_looks: Mapping[str, Look]) -> SafeString:
     """The shared cubes (one per colour, and under snow), the ground cell and the ghost cube;
     once per page, referenced by id from every drawing."""
@@ -230,6 +231,7 @@ class Spot:
     cubes: list[tuple[int, int, int]]  # (dx, dy, dz) of the orientation
 
 
+@drawing_cache()
 def site_svg(site: Mapping, view_site: Mapping, colour_looks: Mapping[str, Look], *,
              label: str, spots: list[Spot] | None = None,
              ghost: list[tuple[int, int, int]] | None = None, snowy: bool = False
@@ -295,6 +297,7 @@ def site_svg(site: Mapping, view_site: Mapping, colour_looks: Mapping[str, Look]
 # --- pieces ----------------------------------------------------------------------------------
 
 
+@drawing_cache()
 def piece_svg(cubes: list, colour_looks: Mapping[str, Look], *, label: str = "") -> SafeString:
     """A small 3-D picture of a piece: ``cubes`` are ``[dx, dy, dz, colour]`` (an
     orientation of rule data) or ``[dx, dy, dz]`` with ``colour`` taken as the first look."""
@@ -318,6 +321,7 @@ def piece_svg(cubes: list, colour_looks: Mapping[str, Look], *, label: str = "")
     return markup(root)
 
 
+@drawing_cache()
 def flat_svg(cells: list, colours: list[str], colour_looks: Mapping[str, Look], *,
              label: str = "", gone: bool = False) -> SafeString:
     """A piece drawn flat, upright as the rule data draws it (``cells`` ``[x, z]``, z up),
