@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections import Counter
 from functools import lru_cache
 from typing import Any
 
@@ -284,36 +283,52 @@ class NouvelleFranceEngine:
 
     def determinize(self, state: State, seat: Seat, rng: random.Random) -> State:
         """Deal the unseen building cards anew over the unseen positions, each snowflake
-        anywhere in its own pile; keep ``seat``'s Huron cards.
+        anywhere in the pile everyone counts it in; keep ``seat``'s Huron cards.
 
-        Public: the piles' sizes (``deck_piles``) and which pile still holds a snowflake.
-        Hidden: which building card was dealt into which pile (the rules shuffle all 36
-        before dealing), so a world may put any unseen building card in any pile.
+        Public: the piles as everyone counts them (:func:`public_piles`: from the deck's
+        size and the storms).  Hidden: which building card was dealt into which pile (the
+        rules shuffle all 36 before dealing), and after a Huron reorder which of the top
+        positions holds which pile's card.  A world is built from the public piles and
+        ``seat``'s own cards only, never from each card's true pile: after a draw from
+        reordered cards, that would tell which pile the drawn card came from.
         """
         s = state
+        cv = s.compiled
         keep = s.known[seat] if type(seat) is int and 0 <= seat < s.num_players else 0
         deck = list(s.deck)
-        piles = list(s.deck_piles)
+        counted = public_piles(cv, len(deck), s.storms)
+        piles = [p["pile"] for p in counted for _ in range(p["left"])]
         unseen = range(keep, len(deck))
-        # Sorted first everywhere, so the worlds depend only on what ``seat`` can tell
-        # apart (and ``rng``), never on the true hidden order.
-        flakes_in = Counter(piles[p] for p in unseen if deck[p] == SNOWFLAKE)
-        # A Huron reorder moves cards (and so pile labels) inside the top cards: a seat
-        # that did not see it only knows which piles those positions came from, not which
-        # position now holds which pile's card.  ``reordered`` (public) counts the top
-        # positions any reorder may have touched; the seat's own known cards stay put.
+        # A Huron reorder mixes the top positions' piles: a seat that did not see it only
+        # knows which piles they came from.  ``reordered`` (public) counts the top
+        # positions any reorder may have touched.
         if keep < s.reordered:
             window = range(keep, s.reordered)
-            labels = sorted(piles[p] for p in window)
+            labels = [piles[p] for p in window]
             rng.shuffle(labels)
             for p, pile in zip(window, labels, strict=True):
                 piles[p] = pile
+        # The snowflakes still to come, pile by pile; those among the seat's own cards
+        # are the earliest piles' (snowflakes come pile by pile).
+        flakes_in = [p["snowflakes"] for p in counted]
+        for _ in range(sum(1 for p in range(keep) if deck[p] == SNOWFLAKE)):
+            first = next((i for i, n in enumerate(flakes_in) if n), None)
+            if first is not None:
+                flakes_in[first] -= 1
         groups: dict[int, list[int]] = {}
         for pos in unseen:
             groups.setdefault(piles[pos], []).append(pos)
         flakes: set[int] = set()
-        for pile in sorted(groups):
-            flakes.update(rng.sample(groups[pile], flakes_in[pile]))
+        spill = 0  # snowflakes a pile has no unseen position for go to the next piles
+        for pile in range(1, len(counted) + 1):
+            free = groups.get(pile, [])
+            want = flakes_in[pile - 1] + spill
+            take = min(want, len(free))
+            flakes.update(rng.sample(free, take))
+            spill = want - take
+        if spill:
+            free = [pos for pos in unseen if pos not in flakes]
+            flakes.update(rng.sample(free, min(spill, len(free))))
         cards = sorted(deck[p] for p in unseen if deck[p] != SNOWFLAKE)
         rng.shuffle(cards)
         dealt = iter(cards)

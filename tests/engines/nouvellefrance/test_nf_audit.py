@@ -421,7 +421,7 @@ def _reordered(seed: int):
 
 
 def test_determinize_hides_a_huron_reorder_from_the_others() -> None:
-    _s, me, t = _reordered(4)
+    s, me, t = _reordered(4)
     assert t.deck_piles[:3] == (2, 1, 1)
     other = (me + 1) % 3
     windows = set()
@@ -439,11 +439,28 @@ def test_determinize_hides_a_huron_reorder_from_the_others() -> None:
     assert windows == {(2, 1, 1), (1, 2, 1), (1, 1, 2)}
     for k in range(10):
         d = E.determinize(t, me, random.Random(k))
-        assert d.deck[:3] == t.deck[:3] and d.deck_piles == t.deck_piles
+        # Its own cards stay put; the pile labels are the public ones (as dealt).
+        assert d.deck[:3] == t.deck[:3] and d.deck_piles == s.deck_piles
     # without any reorder the pile labels of every position are public and kept
     fresh = new("standard", 3, 4)
     for k in range(10):
         assert E.determinize(fresh, None, random.Random(k)).deck_piles == fresh.deck_piles
+
+
+def test_worlds_do_not_tell_which_pile_a_card_drawn_after_a_huron_came_from() -> None:
+    """Two decks another seat cannot tell apart: the same cards in the same order after a
+    Huron reorder, the same draw, but the drawn card from pile 1 in one and from pile 2
+    in the other.  That seat's worlds (what its AI searches) are the same for both."""
+    _s, me, t = _reordered(4)
+    twin = edit(t, deck_piles=(1, 1, 2, *t.deck_piles[3:]))
+    assert twin.deck_piles != t.deck_piles
+    other = (me + 1) % 3
+    drawn = [E.apply(edit(x, phase="draw", huron_queue=()), me, ("draw",)) for x in (t, twin)]
+    assert drawn[0].deck == drawn[1].deck and drawn[0].deck_piles != drawn[1].deck_piles
+    assert E.observe(drawn[0], other) == E.observe(drawn[1], other)
+    for k in range(30):
+        a, b = (E.determinize(x, other, random.Random(k)) for x in drawn)
+        assert (a.deck, a.deck_piles) == (b.deck, b.deck_piles)
 
 
 def test_an_old_reorder_stays_hidden_while_its_author_peeks_again() -> None:
