@@ -87,12 +87,17 @@ class _ViewerConsumer(SocketHealthMixin, AsyncWebsocketConsumer):
         return (user_group(user.pk),) if getattr(user, "is_authenticated", False) else ()
 
     async def remember_nav(self) -> None:
-        """The nav as the page just showed it: later hints send it only when it changed."""
+        """Send the nav's count once the socket is open: a game of the viewer's may have
+        changed between the page's render and now (or while a socket was down), and the
+        hints of that time reached no socket.  Later hints send it only when it changed."""
         if self.own_groups():
             try:
-                self.nav_sent = await database_sync_to_async(self._render_nav)()
+                html = await database_sync_to_async(self._render_nav)()
             except Exception:  # the first hint will then send it
                 logger.warning("could not render the nav's count", exc_info=True)
+                return
+            self.nav_sent = html
+            await self.send(text_data=html)
 
     def _render_nav(self) -> str:
         from games.turns.views import render_nav_turns

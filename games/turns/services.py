@@ -65,8 +65,10 @@ def push_turn_counts(game: Game) -> bool:
     from games import broadcast
     from games.models import Seat
 
-    users = list(Seat.objects.filter(game_id=game.pk, user__isnull=False)
-                 .values_list("user_id", flat=True))
+    # Who left the game (resigned, handed over, timed out) counts too: the change that
+    # took their seat is the one that takes the game off their list.
+    rows = Seat.objects.filter(game_id=game.pk).values_list("user_id", "left_user_id")
+    users = [u for pair in rows for u in pair if u is not None]
     return broadcast.turns_changed(users) if users else True
 
 

@@ -78,6 +78,7 @@
 
   document.addEventListener("htmx:wsOpen", function () {
     setConn("", false);
+    document.body.setAttribute("data-socket", "open"); // for people's tools and tests
     reloadIfStarted();
     if (hadClose) {
       hadClose = false;
@@ -87,6 +88,7 @@
 
   document.addEventListener("htmx:wsClose", function (evt) {
     hadClose = true;
+    document.body.setAttribute("data-socket", "closed");
     var code = evt.detail && evt.detail.event ? evt.detail.event.code : 0;
     if (code === 4401 || code === 4404) {
       // The session logged out (4401) or the game is gone (4404): the page as it stands

@@ -4,6 +4,7 @@ the database across a server restart."""
 from __future__ import annotations
 
 import pytest
+from test_play_e2e import socket_open
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
 
@@ -55,7 +56,7 @@ def test_chat_arrives_live_for_the_other_player_and_a_spectator(browser, live_ur
     assert spectator.locator("#chat-text").count() == 0
     assert spectator.locator("#chat-form a").count() == 1
     for page in (ann, bob, spectator):
-        page.wait_for_timeout(300)  # let the sockets connect
+        socket_open(page)
 
     say(ann, "Good luck <b>Bob</b>!")
     wait_chat(ann, "Good luck <b>Bob</b>!")

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_play_e2e import socket_open
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
 
@@ -76,7 +77,7 @@ def test_staff_edit_simulate_and_publish_a_variant(browser, live_url, live_env, 
     screenshot(page, "editor-index")
     page.click("#game-newhaven tr[data-variant='standard'] button")
     page.wait_for_selector("#village-grid")
-    page.wait_for_timeout(300)  # let the socket connect
+    socket_open(page)
     screenshot(page, "editor-draft-newhaven")
 
     # A bad value in the village grid: the field's own error appears as you type.

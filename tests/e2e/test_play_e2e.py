@@ -34,6 +34,11 @@ def sign_up(page, base: str, username: str) -> None:
     page.wait_for_url("**/lobby/")
 
 
+def socket_open(page) -> None:
+    """Wait until the page's socket is open (colonia.js marks the body on htmx:wsOpen)."""
+    page.wait_for_selector("body[data-socket='open']", state="attached")
+
+
 def version(page) -> int:
     return int(page.get_attribute("#game-version", "value"))
 
@@ -148,7 +153,7 @@ def test_two_people_play_a_whole_game(browser, live_url, screenshot):
     ann.wait_for_selector("#table-waiting")
     game_url = ann.url
     game_id = game_url.rstrip("/").split("/")[-1]
-    ann.wait_for_timeout(300)  # let the socket connect
+    socket_open(ann)
 
     # Bob sees it in the lobby (live) and joins.
     bob.goto(live_url + "/lobby/")
@@ -244,7 +249,7 @@ def test_a_version_gap_makes_the_page_refetch(browser, live_url):
     tab2.set_default_timeout(TIMEOUT)
     tab2.goto(tab1.url)
     tab2.wait_for_selector("#game-status")
-    tab1.wait_for_timeout(300)  # sockets connected
+    socket_open(tab1)
     # Pretend tab 1 missed a few messages.
     tab1.evaluate("document.getElementById('game-version').value = '-3'")
     play_one(tab2)

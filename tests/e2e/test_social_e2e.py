@@ -11,7 +11,15 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from test_play_e2e import TIMEOUT, is_over, my_turn, sign_up, version, wait_version_above
+from test_play_e2e import (
+    TIMEOUT,
+    is_over,
+    my_turn,
+    sign_up,
+    socket_open,
+    version,
+    wait_version_above,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
 
@@ -52,7 +60,7 @@ def test_two_people_play_a_rated_game_and_both_ratings_change(browser, placegame
     ann, bob = pages
     create_table(ann, base, seat="open", rated=True)
     ann.wait_for_selector("#table-waiting")
-    ann.wait_for_timeout(300)  # let the socket connect
+    socket_open(ann)
     bob.goto(ann.url)
     bob.click("[data-join]")
     bob.wait_for_selector("#pg-board")
@@ -151,6 +159,8 @@ def test_a_waiting_page_whose_socket_missed_the_start_turns_into_the_board(brows
     host.route_web_socket("**/ws/games/*/", hold)
     create_table(host, base, seat="open")
     host.wait_for_selector("#table-waiting")
+    socket_open(host)  # the mock: its open asks whether the table still waits...
+    host.wait_for_load_state("networkidle")  # ...and hears "yes" before the guest joins
     guest.goto(host.url)
     guest.click("[data-join]")
     guest.wait_for_selector("#pg-board")

@@ -7,6 +7,7 @@ import json
 import urllib.request
 
 import pytest
+from test_play_e2e import socket_open
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
 
@@ -56,7 +57,7 @@ def test_tab_title_and_favicon_change_when_it_becomes_my_turn(browser, live_url)
     lobby = page.context.new_page()
     lobby.goto(live_url + "/lobby/")
     assert lobby.locator("#turn-count").count() == 0
-    page.wait_for_timeout(300)  # let the sockets connect
+    socket_open(page)
 
     # Ann plays her whole turn through the API.
     for n in range(20):

@@ -66,6 +66,8 @@ async def connect(path, user):
     communicator.scope["session"] = await session_of(user)
     connected, _ = await communicator.connect(timeout=TIMEOUT)
     assert connected
+    if user.is_authenticated:  # a signed-in socket first sends the nav's count
+        assert 'id="nav-turns"' in await communicator.receive_from(timeout=TIMEOUT)
     return communicator
 
 

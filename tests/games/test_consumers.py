@@ -101,6 +101,9 @@ async def connect(path, user):
     communicator.scope["session"] = await logged_in_session(user)
     connected, _ = await communicator.connect(timeout=TIMEOUT)
     assert connected
+    if user.is_authenticated:  # a signed-in socket first sends the nav's count as it is now
+        communicator.nav = await communicator.receive_from(timeout=TIMEOUT)
+        assert is_nav(communicator.nav)
     return communicator
 
 
@@ -401,3 +404,22 @@ async def test_the_nav_count_follows_my_games_on_any_page():
     for s in [*lobby.values(), bob_at_table]:
         assert await s.receive_nothing(timeout=0.1)
         await s.disconnect()
+
+
+async def test_a_socket_opened_after_a_change_sends_the_count_as_it_is_now():
+    """The page was rendered before Ann's move made it Bob's turn, and his socket opened
+    after it: the hint of that move reached no socket of his, so the socket's first
+    message is the count as it is now."""
+    game, (ann, bob, _eve) = await setup_game()
+    await play_first_legal(game, ann, 0, "c1")
+
+    @database_sync_to_async
+    def end_build():
+        game.refresh_from_db()
+        return submit_action(game=game, user=ann, seat=0, action={"type": "end_build"},
+                             version=game.version, key="c2")
+
+    await end_build()
+    socket = await connect("/ws/lobby/", bob)
+    assert re.search(r'id="turn-count"[^>]*>1</span>', socket.nav)
+    await socket.disconnect()
