@@ -91,9 +91,9 @@ class GameChatApi(GameApi):
         tags=["chat"],
     )
     def post(self, request: Request, game_id: int) -> Response:
+        game = self.get_game(game_id)  # no such game: 404 whatever the body
         data = ChatPostInput(data=request.data)
         data.is_valid(raise_exception=True)
-        game = self.get_game(game_id)
         message = services.post_message(game=game, user=request.user,
                                         text=data.validated_data["text"])
         return Response(ChatMessageOutput(message_output(message)).data,

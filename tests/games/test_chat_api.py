@@ -101,6 +101,8 @@ def test_closed_chat_and_unknown_table(table, ann):
     assert r.status_code == 409 and r.json()["code"] == "chat_closed"
     r = client_for(ann).get("/api/games/999999/chat/")
     assert r.status_code == 404 and set(r.json()) == {"detail", "code"}
+    r = client_for(ann).post("/api/games/999999/chat/", {"text": 5}, format="json")
+    assert r.status_code == 404  # no such table, whatever the body says
 
 
 def test_mutes_and_removed_messages_as_on_the_page(table, ann, bob, eve, make_user):
