@@ -1,6 +1,6 @@
 """The analysis graph: every seat's win chance across a game, as server-rendered SVG.
 
-Built with ElementTree (``games.boards.svg``), so names and numbers are escaped.  One
+Built with ``games.boards.svg``, which escapes names and numbers.  One
 line per seat over the replay steps (step ``K`` = the position after ``K`` moves), a dot
 per marked move (inaccuracy, mistake, blunder) and a diamond per draw, and a
 transparent band per step: every part of the graph links to ``?step=K`` of the replay.
