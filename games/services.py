@@ -206,8 +206,11 @@ def _enqueue_ai(game_id: int, version: int) -> bool:
     return True
 
 
-def _after_commit(game: Game, *, lobby: bool, seats: list[Seat] | None = None) -> None:
-    """Register the socket hints and the AI turn to run once the transaction commits."""
+def _after_commit(game: Game, *, lobby: bool, seats: list[Seat] | None = None,
+                  turns: bool = True) -> None:
+    """Register the socket hints and the AI turn to run once the transaction commits
+    (``turns``: whose turn it is may have changed, so may the nav's count of the people
+    seated)."""
     game_id, version = game.pk, game.version
     transaction.on_commit(lambda: broadcast.game_updated(game_id, version), robust=True)
     if lobby:
@@ -217,7 +220,8 @@ def _after_commit(game: Game, *, lobby: bool, seats: list[Seat] | None = None) -
     # The nav's "your turn" count of the people seated (games.turns).
     from games.turns.services import notify_turn, push_turn_counts
 
-    transaction.on_commit(lambda: push_turn_counts(game), robust=True)
+    if turns:
+        transaction.on_commit(lambda: push_turn_counts(game), robust=True)
     if game.status == Game.Status.RUNNING:
         # "Your turn" mails of correspondence games (games.turns): queued, never blocking.
         transaction.on_commit(lambda: notify_turn(game), robust=True)
@@ -692,6 +696,9 @@ def _submit_action(
             )
     except IntegrityError as exc:  # a concurrent writer won the race
         raise StaleVersion() from exc
+    # The seats to move and the status are what the nav's counts depend on: a step
+    # within a turn (a harvest, a build) changes neither.
+    turns = set(game.to_move or []) != set(fields["to_move"]) or "status" in fields
     for name, value in fields.items():
         setattr(game, name, value)
         if isinstance(passed, Game):  # the caller's instance follows too
@@ -700,7 +707,7 @@ def _submit_action(
     if game.status == Game.Status.FINISHED:
         # In this transaction: the final move and the rating change commit together.
         ratings.record_result(game=game)
-    _after_commit(game, lobby=game.status == Game.Status.FINISHED, seats=seats)
+    _after_commit(game, lobby=game.status == Game.Status.FINISHED, seats=seats, turns=turns)
     return game
 
 

@@ -243,3 +243,29 @@ def test_nav_count_refetch(client, table, ann, bob):
     client.logout()
     response = client.get(reverse("waiting_nav"))
     assert response.status_code == 204 and not response.content
+
+
+def test_the_nav_counts_are_pushed_only_when_whose_turn_it_is_changes(
+        ann, bob, monkeypatch, django_capture_on_commit_callbacks):
+    """A step within a turn (New Haven's harvest, then builds) changes nobody's count:
+    no push; ending the turn does."""
+    from games.models import Variant
+    from games.selectors import legal_actions_json
+    from games.services import load_default_variants
+
+    load_default_variants()
+    game = create_game(creator=ann, variant=Variant.objects.get(game="newhaven", name="standard"),
+                       seats=[{"type": "human"}, {"type": "human"}])
+    join_game(game=game, user=bob)
+    game.refresh_from_db()
+    pushed = []
+    monkeypatch.setattr(turns, "push_turn_counts", lambda g: pushed.append(g.version))
+    harvest = next(a for a in legal_actions_json(game, 0) if a["type"] == "harvest")
+    with django_capture_on_commit_callbacks(execute=True):
+        game = submit_action(game=game, user=ann, seat=0, action=harvest,
+                             version=game.version, key="h")
+    assert game.to_move == [0] and pushed == []
+    with django_capture_on_commit_callbacks(execute=True):
+        game = submit_action(game=game, user=ann, seat=0, action={"type": "end_build"},
+                             version=game.version, key="e")
+    assert game.to_move == [1] and pushed == [game.version]
