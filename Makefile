@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: help install run test lint unit e2e browser bench schemathesis load clean messages catalogues
+.PHONY: help install anchors run test lint unit e2e browser bench schemathesis load clean messages catalogues
 
 help:
 	@echo "make run    install into .venv, migrate, load the default variants, start everything"
@@ -24,6 +24,10 @@ catalogues: $(STAMP)
 	@$(PY) config/catalogues.py
 
 install: $(STAMP) catalogues
+
+# The OpenSpiel anchor of the AI (python -m ai.anchor) and its tests; CI installs it too.
+anchors: install
+	$(PY) -m pip install --quiet -e ".[dev,anchors]"
 
 run: install
 	$(PY) manage.py migrate --noinput
