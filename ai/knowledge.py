@@ -10,10 +10,13 @@ end, true scores).
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from collections.abc import Sequence
+from functools import cache
 from importlib import import_module
+from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 Action = Any
@@ -23,6 +26,7 @@ __all__ = [
     "GameKnowledge",
     "GenericKnowledge",
     "get_knowledge",
+    "learned_weights",
     "register_knowledge",
     "search_knowledge",
     "softmax_values",
@@ -70,6 +74,19 @@ def terminal_values(engine: Any, state: State, margin_weight: float = 0.1,
         margin = 0.5 + 0.5 * math.tanh((scores[seat] - best_other) / margin_scale)
         values.append((1.0 - margin_weight) * win + margin_weight * margin)
     return values
+
+
+@cache
+def learned_weights(game: str, feature_names: tuple[str, ...]) -> tuple[float, ...] | None:
+    """The weights ``python -m ai.learn`` fitted for ``game`` (``ai/weights/<game>.json``),
+    or ``None`` when there are none or they were fitted on other features."""
+    path = Path(__file__).with_name("weights") / f"{game}.json"
+    if not path.exists():
+        return None
+    data = json.loads(path.read_text())
+    if data.get("features") != list(feature_names):
+        return None
+    return tuple(data["weights"]) or None
 
 
 def softmax_values(estimates: Sequence[float], temperature: float) -> list[float]:

@@ -16,7 +16,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from .knowledge import softmax_values, terminal_values
+from .knowledge import learned_weights, softmax_values, terminal_values
 from .rules import rules_for
 
 Action = Any
@@ -366,17 +366,8 @@ class StrongNewHavenKnowledge(NewHavenKnowledge):
             ])
         return out
 
-    def _weights(self) -> list[float] | None:
-        cached = getattr(self, "_loaded", None)
-        if cached is None:
-            import json
-            from pathlib import Path
-
-            path = Path(__file__).with_name("weights") / "newhaven.json"
-            data = json.loads(path.read_text()) if path.exists() else None
-            ok = data is not None and data["features"] == list(self.feature_names)
-            cached = self._loaded = (data["weights"] if ok else [],)
-        return cached[0] or None
+    def _weights(self) -> tuple[float, ...] | None:
+        return learned_weights("newhaven", tuple(self.feature_names))
 
     def followup(
         self, engine: Any, state: State, seat: int, actions: Sequence[Action], rng: random.Random

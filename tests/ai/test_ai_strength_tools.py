@@ -207,7 +207,7 @@ def test_the_versioned_weights_match_the_features_and_are_used(monkeypatch):
     knowledge = search_knowledge(engine)
     stored = json.loads((ai.learn.WEIGHTS / "newhaven.json").read_text())
     assert stored["features"] == list(knowledge.feature_names)
-    assert knowledge.learned and knowledge._weights() == stored["weights"]
+    assert knowledge.learned and list(knowledge._weights()) == stored["weights"]
     states = [s for s, _seat in positions(engine, 2, 8, seed=43)]
     learned = [knowledge.evaluate(engine, s) for s in states]
     assert all(sum(v) == pytest.approx(1.0) for v in learned)
