@@ -15,28 +15,11 @@ milliseconds (median and p95 over ``--repeat`` runs) of:
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import sys
 import tempfile
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def setup_django(tmp: str) -> None:
-    sys.path.insert(0, str(ROOT))
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
-    os.environ["SQLITE_PATH"] = f"{tmp}/db.sqlite3"
-    os.environ.pop("DATABASE_URL", None)
-    os.environ["COLONIA_VAR_DIR"] = f"{tmp}/var"
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", "--noinput", verbosity=0)
+from benchsetup import setup_django
 
 
 def timed(fn, repeat: int) -> tuple[float, float]:

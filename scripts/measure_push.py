@@ -28,32 +28,16 @@ checkouts by their instructions per render::
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import re
 import sys
 import tempfile
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from benchsetup import setup_django
+
 #: The random idempotency keys of forms (uuid4 hex): blanked in ``--dump``.
 KEY = re.compile(r"\b[0-9a-f]{32}\b")
-
-
-def setup_django(tmp: str) -> None:
-    """The test settings on a throw-away SQLite file, migrated quietly."""
-    sys.path.insert(0, str(ROOT))
-    for name in ("DATABASE_URL", "REDIS_URL"):
-        os.environ.pop(name, None)
-    os.environ.update(DJANGO_SETTINGS_MODULE="config.settings.test",
-                      SQLITE_PATH=f"{tmp}/db.sqlite3", COLONIA_VAR_DIR=f"{tmp}/var")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0, interactive=False)
 
 
 def main(argv: list[str] | None = None) -> int:

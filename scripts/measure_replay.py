@@ -19,29 +19,12 @@ requests ``--requests`` random steps from random perspectives and prints the CPU
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
-import sys
 import tempfile
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def setup_django(tmp: str) -> None:
-    sys.path.insert(0, str(ROOT))
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
-    os.environ["SQLITE_PATH"] = f"{tmp}/db.sqlite3"
-    os.environ.pop("DATABASE_URL", None)
-    os.environ["COLONIA_VAR_DIR"] = f"{tmp}/var"
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", "--noinput", verbosity=0)
+from benchsetup import setup_django
 
 
 def long_game(name: str, players: int, seed: int):
