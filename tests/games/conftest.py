@@ -131,3 +131,26 @@ def bob(make_user: Callable[..., Any]) -> Any:
 @pytest.fixture
 def eve(make_user: Callable[..., Any]) -> Any:
     return make_user("eve")
+
+
+@pytest.fixture
+def clear_cache() -> Iterator[None]:
+    """An empty cache before and after (rate limits, fragment and replay caches)."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def table(variant: Variant, ann: Any, bob: Any) -> Any:
+    """A running two-person table of the toy game: ann in seat 0 (to move), bob in seat 1."""
+    from games.models import Game
+    from games.services import create_game, join_game
+
+    game = create_game(creator=ann, variant=variant, seats=[{"type": "human"}, {"type": "human"}])
+    join_game(game=game, user=bob)
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING and game.to_move == [0]
+    return game

@@ -21,21 +21,9 @@ from games.chat.selectors import chat_messages
 from games.models import ChatMessage, ChatMute, Game
 from games.services import create_game, join_game
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clear_cache")]
 
 HX = {"HTTP_HX_REQUEST": "true"}
-
-
-@pytest.fixture(autouse=True)
-def clear_cache():
-    cache.clear()
-    yield
-    cache.clear()
-
-
-@pytest.fixture
-def eve(make_user):
-    return make_user("eve")
 
 
 @pytest.fixture
@@ -44,15 +32,6 @@ def staff(make_user):
     user.is_staff = True
     user.save()
     return user
-
-
-@pytest.fixture
-def table(variant, ann, bob) -> Game:
-    game = create_game(creator=ann, variant=variant, seats=[{"type": "human"}, {"type": "human"}])
-    join_game(game=game, user=bob)
-    game.refresh_from_db()
-    assert game.status == Game.Status.RUNNING
-    return game
 
 
 def chat_url(game: Game) -> str:

@@ -4,30 +4,14 @@ error shape, and the OpenAPI schema."""
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
 from django.test import override_settings
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games.chat import services
 from games.models import ChatMessage, Game
-from games.services import create_game, join_game
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def clear_cache():
-    cache.clear()
-    yield
-    cache.clear()
-
-
-@pytest.fixture
-def table(variant, ann, bob) -> Game:
-    game = create_game(creator=ann, variant=variant, seats=[{"type": "human"}, {"type": "human"}])
-    join_game(game=game, user=bob)
-    return game
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clear_cache")]
 
 
 def client_for(user=None) -> APIClient:

@@ -9,7 +9,6 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 from django.core import mail
-from django.core.cache import cache
 from django.test import Client, override_settings
 from django.urls import reverse
 
@@ -19,23 +18,7 @@ from games.services import create_game, join_game, submit_action
 from games.turns import services as turns
 from games.turns.selectors import waiting_count, waiting_games
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def clear_cache():
-    cache.clear()
-    yield
-    cache.clear()
-
-
-@pytest.fixture
-def table(variant, ann, bob) -> Game:
-    game = create_game(creator=ann, variant=variant, seats=[{"type": "human"}, {"type": "human"}])
-    join_game(game=game, user=bob)
-    game.refresh_from_db()
-    assert game.to_move == [0]
-    return game
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clear_cache")]
 
 
 @pytest.fixture
