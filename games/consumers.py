@@ -86,7 +86,7 @@ class _ViewerConsumer(SocketHealthMixin, AsyncWebsocketConsumer):
         user = self.scope.get("user")
         return (user_group(user.pk),) if getattr(user, "is_authenticated", False) else ()
 
-    async def remember_nav(self) -> None:
+    async def send_nav_now(self) -> None:
         """Send the nav's count once the socket is open: a game of the viewer's may have
         changed between the page's render and now (or while a socket was down), and the
         hints of that time reached no socket.  Later hints send it only when it changed."""
@@ -162,7 +162,7 @@ class GameConsumer(_ViewerConsumer):
         self.base_url = _origin(self.scope)
         self.sent: dict[str, str] = {}  # fragment id -> digest last sent on this socket
         if await self.join_group(game_group(self.game_id), *self.own_groups()):
-            await self.remember_nav()
+            await self.send_nav_now()
 
     def _exists_and_nudge(self) -> bool:
         """Whether the game exists; a stalled AI turn is re-enqueued on the way."""
@@ -316,7 +316,7 @@ class LobbyConsumer(_ViewerConsumer):
         self.language = _language(self.scope)
         self.csrf = _csrf_token(self.scope)
         if await self.join_group(LOBBY_GROUP, *self.own_groups()):
-            await self.remember_nav()
+            await self.send_nav_now()
 
     def _render(self) -> str:
         from games.views import render_open_tables
