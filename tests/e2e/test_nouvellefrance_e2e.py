@@ -138,6 +138,10 @@ def test_a_whole_game_against_the_ai(browser, live_url, short_variant, screensho
     # The last snowstorm's notice stays over the page after the final update.
     assert "Snowstorm 3 of 3!" in page.inner_text("#nf-storm-notice")
     screenshot(page, "e2e-nf-final")
+    # Its Close (a link to the page, for no script) closes it in place.
+    at = page.url
+    page.click("#nf-storm-notice .storm-close")
+    assert page.inner_text("#nf-storm-notice") == "" and page.url == at
     assert {"draw", "card", "copy", "place"} <= kinds
     final = page.inner_text("#final-scores")
     assert "Snowstorms" in final and "Characters" in final and "★" in final

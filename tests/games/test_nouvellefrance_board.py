@@ -530,6 +530,10 @@ def test_a_live_update_with_a_snowstorm_carries_a_notice_for_every_viewer(client
         assert banner, viewer
         assert "❄ Snowstorm 1 of 3!" in banner.group(1)
         assert "Level 1 scores" in banner.group(1)  # the draw event's scoring, from its log line
+        # Close works without JavaScript: a visible link to the page, which has no notice.
+        close = re.search(r'<a class="storm-close" href="([^"]+)"[^>]*>Close</a>', banner.group(1))
+        assert close and close.group(1) == reverse("play", args=[game.pk]), viewer
+        assert "hidden" not in banner.group(1)
     assert "storm-banner" not in render_fragments(game, ann, log_since=stormy)
     client.force_login(ann)
     page = client.get(reverse("play", args=[game.pk])).content.decode()

@@ -134,7 +134,8 @@
 /* Snowstorm notices: a live update that brought a storm carries a .storm-banner in the sites
  * fragment (rendered from the engine's draw event).  It moves into #nf-storm-notice, a live
  * region outside the fragments, so that the next update (an AI's move a second later) does
- * not wipe it; it leaves after half a minute or on Close.
+ * not wipe it; it leaves after half a minute or on Close (a link to the page, so that it
+ * closes without this script too).
  */
 (function () {
   "use strict";
@@ -154,14 +155,17 @@
     if (!notice || !banners.length) return;
     clear();
     banners.forEach(function (banner) {
-      var close = banner.querySelector(".storm-close");
-      if (close) close.hidden = false;
       notice.appendChild(banner);
     });
     timer = setTimeout(clear, 30000);
   });
 
+  // Close is a link to the page (what closes it without a script): here, in place.
   document.addEventListener("click", function (evt) {
-    if (evt.target.closest && evt.target.closest("#nf-storm-notice .storm-close")) clear();
+    var close = evt.target.closest && evt.target.closest(".storm-banner .storm-close");
+    if (!close) return;
+    evt.preventDefault();
+    if (close.closest("#nf-storm-notice")) clear();
+    else close.closest(".storm-banner").remove();
   });
 })();
