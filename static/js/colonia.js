@@ -171,3 +171,13 @@
     el.form.querySelectorAll("input[type=submit]").forEach(function (b) { b.hidden = true; });
   });
 })();
+
+/* The nav's count polls every minute on pages whose socket does not push it: not while
+ * the tab is hidden (the window's focus refetches it when the person comes back). */
+(function () {
+  "use strict";
+  document.addEventListener("htmx:confirm", function (evt) {
+    var elt = evt.detail && evt.detail.elt;
+    if (document.hidden && elt && elt.id === "nav-turns") evt.preventDefault();
+  });
+})();

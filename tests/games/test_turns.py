@@ -213,13 +213,24 @@ def test_notification_settings_page(client, ann):
     assert Preferences.objects.get(user=ann).turn_emails is True
 
 
-def test_nav_count_refetch(client, table, ann, bob):
-    """The nav refetches its count when the window gets the focus back; signed out: 204."""
+def test_nav_count_refetch(client, table, ann, bob, django_assert_num_queries):
+    """The nav refetches its count when the window gets the focus back, and every minute
+    on pages whose socket does not push it (one query); signed out: 204."""
     client.force_login(ann)
-    page = client.get(reverse("lobby")).content.decode()
-    assert f'hx-get="{reverse("waiting_nav")}"' in page and 'hx-trigger="focus from:window"' in page
-    html = client.get(reverse("waiting_nav")).content.decode()
+    nav = reverse("waiting_nav")
+    for live_page in (reverse("lobby"), reverse("play", args=[table.pk])):
+        page = client.get(live_page).content.decode()
+        assert f'hx-get="{nav}?live=1"' in page and 'hx-trigger="focus from:window"' in page
+        assert "every 60s" not in page
+    page = client.get(reverse("waiting")).content.decode()  # no socket on this page
+    assert f'hx-get="{nav}"' in page and 'hx-trigger="every 60s, focus from:window"' in page
+    live = client.get(nav + "?live=1").content.decode()
+    assert 'hx-trigger="focus from:window"' in live and f'hx-get="{nav}?live=1"' in live
+    with django_assert_num_queries(1):
+        waiting_count(ann)
+    html = client.get(nav).content.decode()
     assert html.lstrip().startswith('<a href="/games/waiting/" id="nav-turns"')
+    assert 'hx-trigger="every 60s, focus from:window"' in html
     assert re.search(r'id="turn-count"[^>]*>1</span>', html) and "hx-swap-oob" not in html
     client.force_login(bob)
     assert 'id="turn-count"' not in client.get(reverse("waiting_nav")).content.decode()
