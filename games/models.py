@@ -188,10 +188,25 @@ class JobStatus(models.TextChoices):
     FAILED = "failed", _("failed")
 
 
-class JobMixin:
-    """What every background job model shares beside its ``status`` field."""
+class Job(models.Model):
+    """What every background job model (a simulation, an analysis) shares: where it
+    stands, its error and its timestamps.  Who asked for it stays on each model
+    (``created_by``, ``requested_by``: one name would need a migration)."""
 
-    status: str
+    Status = JobStatus
+
+    status = models.CharField(
+        _("status"), max_length=16, choices=JobStatus.choices, default=JobStatus.QUEUED,
+        db_index=True,
+    )
+    error = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        abstract = True
 
     @property
     def finished(self) -> bool:
@@ -199,7 +214,7 @@ class JobMixin:
         return self.status in (JobStatus.DONE, JobStatus.FAILED)
 
 
-class Simulation(JobMixin, models.Model):
+class Simulation(Job):
     """A self-play check of one version's data (``games.engines.simulate``), run on Celery.
 
     ``data`` is the data simulated (a draft may change while it runs: ``digest`` tells
@@ -207,8 +222,6 @@ class Simulation(JobMixin, models.Model):
     chunks so AI turns queued on the same worker are not held up; ``partial`` keeps the
     merged reports so far, ``report`` the final one.
     """
-
-    Status = JobStatus
 
     version = models.ForeignKey(
         VariantVersion, on_delete=models.CASCADE, related_name="simulations"
@@ -219,24 +232,15 @@ class Simulation(JobMixin, models.Model):
     players = models.JSONField(_("player counts"))
     bots = models.JSONField(_("bots"))
     seed = models.BigIntegerField(default=0)
-    status = models.CharField(
-        _("status"), max_length=16, choices=Status.choices, default=Status.QUEUED,
-        db_index=True,
-    )
     done = models.PositiveIntegerField(default=0)
     #: Chunks run so far: the compare-and-set counter that makes a redelivered task a no-op.
     step = models.PositiveIntegerField(default=0)
     partial = models.JSONField(default=dict, blank=True)
     report = models.JSONField(null=True, blank=True)
-    error = models.TextField(blank=True, default="")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
         related_name="+",
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -577,7 +581,7 @@ class ChatMute(models.Model):
         return f"{self.user_id} mutes {self.muted_id}"
 
 
-class Analysis(JobMixin, models.Model):
+class Analysis(Job):
     """The post-game analysis of one finished game (``ai.analysis``), run on Celery.
 
     One per game; a re-run on request starts it over.  The task analyses the moves in
@@ -586,13 +590,7 @@ class Analysis(JobMixin, models.Model):
     (``ai.analysis.Decision.to_json``), ``summary`` the per-seat lines once done.
     """
 
-    Status = JobStatus
-
     game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="analysis")
-    status = models.CharField(
-        _("status"), max_length=16, choices=Status.choices, default=Status.QUEUED,
-        db_index=True,
-    )
     #: ``{"iterations", "samples", "worlds"}``: the ``ai.analysis.Budget`` used.
     budget = models.JSONField(default=dict)
     #: Bumped by every (re)start: a chunk of an earlier run never stores its results.
@@ -601,7 +599,6 @@ class Analysis(JobMixin, models.Model):
     done = models.PositiveIntegerField(default=0)
     moves = models.JSONField(default=list, blank=True)
     summary = models.JSONField(null=True, blank=True)
-    error = models.TextField(blank=True, default="")
     #: Times a chunk was taken up since the last progress (a chunk that kills its
     #: worker every time ends as ``failed`` instead of looping).
     attempts = models.PositiveSmallIntegerField(default=0)
@@ -609,10 +606,6 @@ class Analysis(JobMixin, models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
         related_name="+",
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         verbose_name = _("analysis")
