@@ -23,13 +23,13 @@ import dataclasses
 import functools
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
-__all__ = ["Element", "drawing_cache", "el", "markup", "num", "svg"]
+__all__ = ["Element", "Look", "drawing_cache", "el", "markup", "num", "palette", "svg"]
 
 F = TypeVar("F", bound=Callable[..., SafeString])
 
@@ -139,6 +139,42 @@ def markup(root: Element) -> SafeString:
     out: list[str] = []
     _write(root, out)
     return mark_safe("".join(out))
+
+
+# --- looks: how a game's named things (resources, colours) are drawn ----------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Look:
+    """How one of a game's named things is drawn: its place in the variant's list, its
+    name and translated label, its fill colour and its ink (text on it).  Each board
+    subclasses it with its own ids (patterns, icons, cubes) and marks."""
+
+    index: int
+    name: str
+    label: str
+    fill: str
+    ink: str
+
+
+def palette(names: Iterable[str], known: Mapping[str, tuple], fallback: Sequence[tuple]
+            ) -> list[tuple[int, str, tuple, int | None]]:
+    """``(index, name, style, extra)`` for each name, in order: the game's own names get
+    their ``known`` style; a variant's own names get the ``fallback`` styles in turn, and
+    ``extra`` counts them (``None`` for a known name), for marks that cycle the same way.
+
+    >>> palette(["wheat", "gold", "silk"], {"wheat": ("#e8b923",)}, [("#c2185b",)])
+    [(0, 'wheat', ('#e8b923',), None), (1, 'gold', ('#c2185b',), 0), (2, 'silk', ('#c2185b',), 1)]
+    """
+    out: list[tuple[int, str, tuple, int | None]] = []
+    extra = 0
+    for index, name in enumerate(names):
+        if name in known:
+            out.append((index, name, known[name], None))
+        else:
+            out.append((index, name, fallback[extra % len(fallback)], extra))
+            extra += 1
+    return out
 
 
 # --- remembering drawings ----------------------------------------------------------------------

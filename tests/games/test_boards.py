@@ -295,3 +295,13 @@ def placegame_variant():
     from games.models import Variant
 
     return Variant.objects.get(game="placegame", name="standard")
+
+
+def test_palette_gives_known_names_their_style_and_the_others_the_fallbacks_in_turn():
+    """Both boards' looks come from one palette (games.boards.svg): a variant's own names
+    cycle through the fallbacks, counted apart from the game's own names."""
+    from games.boards.svg import palette
+
+    rows = palette(["a", "x", "b", "y", "z"], {"a": ("A",), "b": ("B",)}, [("F0",), ("F1",)])
+    assert rows == [(0, "a", ("A",), None), (1, "x", ("F0",), 0), (2, "b", ("B",), None),
+                    (3, "y", ("F1",), 1), (4, "z", ("F0",), 2)]

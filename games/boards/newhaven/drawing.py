@@ -13,12 +13,11 @@ in percent, :func:`cell_box`, :func:`space_box`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
-from games.boards.svg import Element, drawing_cache, el, markup, num, svg
+from games.boards.svg import Element, drawing_cache, el, markup, num, palette, svg
+from games.boards.svg import Look as svg_look
 
 # Board geometry (SVG units): one cell is 100 x 100, its squares 50 x 50.
 CELL = 100
@@ -38,15 +37,8 @@ QUADRANTS = ((0, 0), (1, 0), (1, 1), (0, 1))
 # --- resources: colour, ink, pattern, icon ---------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Look:
+class Look(svg_look):
     """How one resource is drawn: fill and text colours, pattern and icon ids."""
-
-    index: int
-    name: str
-    label: str
-    fill: str
-    ink: str
 
     @property
     def css(self) -> str:
@@ -89,26 +81,17 @@ def resource_label(name: str) -> str:
 
 def looks(resources: list[str]) -> dict[str, Look]:
     """Resource name -> its look, in the variant's order."""
-    out = {}
-    extra = 0
-    for i, name in enumerate(resources):
-        if name in _KNOWN:
-            fill, ink = _KNOWN[name]
-        else:
-            fill, ink = _FALLBACK[extra % len(_FALLBACK)]
-            extra += 1
-        out[name] = Look(i, name, resource_label(name), fill, ink)
-    return out
+    return {name: Look(i, name, resource_label(name), *style)
+            for i, name, style, _ in palette(resources, _KNOWN, _FALLBACK)}
 
 
-def _pattern(defs: Element, look: Look, fallback_index: int) -> None:
-    """A 20 x 20 pattern tile: the colour with marks that tell the resource apart."""
+def _pattern(defs: Element, look: Look, extra: int | None) -> None:
+    """A 20 x 20 pattern tile: the colour with marks that tell the resource apart
+    (``extra``: a variant's own resource, its place among them, see ``palette``)."""
     p = el(defs, "pattern", id=look.pattern, width=20, height=20, patternUnits="userSpaceOnUse")
     el(p, "rect", width=20, height=20, fill=look.fill)
     mark = {"stroke": "#000", "stroke_opacity": ".28", "fill": "none", "stroke_width": 2}
-    kind = look.name if look.name in _KNOWN else ("stripes", "cross", "rings", "waves")[
-        fallback_index % 4
-    ]
+    kind = look.name if extra is None else ("stripes", "cross", "rings", "waves")[extra % 4]
     if kind == "wheat":  # ears of grain
         el(p, "path", d="M4 16 l3 -6 l3 6 M12 8 l3 -6 l3 6", **mark)
     elif kind == "sheep":  # tufts of wool
@@ -154,11 +137,9 @@ def defs_svg(resource_looks: dict[str, Look]) -> SafeString:
     """The page's shared patterns and icons (hidden, referenced by id from every drawing)."""
     root = svg(0, 0, 0, 0, class_="nh-defs", width=0, height=0, focusable="false")
     defs = el(root, "defs")
-    extra = 0
+    extras = {name: extra for _, name, _, extra in palette(resource_looks, _KNOWN, _FALLBACK)}
     for look in resource_looks.values():
-        _pattern(defs, look, extra)
-        if look.name not in _KNOWN:
-            extra += 1
+        _pattern(defs, look, extras[look.name])
         _icon(defs, look)
     pond = el(defs, "pattern", id="nh-pond", width=30, height=20, patternUnits="userSpaceOnUse")
     el(pond, "rect", width=30, height=20, fill="#6fb7d9")

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
-from games.boards.svg import Element, drawing_cache, el, markup, num, svg
+from games.boards.svg import Element, drawing_cache, el, markup, num, palette, svg
+from games.boards.svg import Look as svg_look
 
 #: One cube edge in SVG units; the isometric unit vectors.
 UNIT = 20.0
@@ -49,14 +50,9 @@ GROUND = ((0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0))
 
 
 @dataclass(frozen=True)
-class Look:
+class Look(svg_look):
     """How one colour is drawn: fill, ink (text on it), its mark, its cube ids."""
 
-    index: int
-    name: str
-    label: str
-    fill: str
-    ink: str
     mark: str
 
     @property
@@ -95,16 +91,8 @@ def colour_label(name: str) -> str:
 
 def looks(colours: list[str]) -> dict[str, Look]:
     """Colour name -> its look, in the variant's order."""
-    out = {}
-    extra = 0
-    for i, name in enumerate(colours):
-        if name in _KNOWN:
-            fill, ink, mark = _KNOWN[name]
-        else:
-            fill, ink, mark = _FALLBACK[extra % len(_FALLBACK)]
-            extra += 1
-        out[name] = Look(i, name, colour_label(name), fill, ink, mark)
-    return out
+    return {name: Look(i, name, colour_label(name), *style)
+            for i, name, style, _ in palette(colours, _KNOWN, _FALLBACK)}
 
 
 def _shade(colour: str, factor: float, towards: int = 0) -> str:
