@@ -52,6 +52,7 @@ __all__ = [
     "SearchResult",
     "analyse",
     "choose_action",
+    "choose_action_counted",
     "get_knowledge",
     "greedy_action",
     "level_budget",
@@ -105,22 +106,39 @@ def choose_action(
     ``seconds`` (the arena's equal-time matches) replaces a search level's
     budget by that much thinking time per decision.
     """
+    return choose_action_counted(engine, state, seat, level, seed, seconds=seconds)[0]
+
+
+def choose_action_counted(
+    engine: Any,
+    state: State,
+    seat: int,
+    level: str = "normal",
+    seed: int = 0,
+    *,
+    seconds: float | None = None,
+) -> tuple[Action, int]:
+    """:func:`choose_action` and the search iterations it ran (0: no search).
+
+    The arena reports the iterations a level really got: on a busy machine the
+    wall-clock guard, not the budget, ends the search.
+    """
     actions = engine.legal_actions(state, seat)
     if not actions:
         raise ValueError(f"seat {seat} has no legal action")
     if len(actions) == 1:
-        return actions[0]
+        return actions[0], 0
     if level == "random":
-        return random_action(engine, state, seat, seed)
+        return random_action(engine, state, seat, seed), 0
     if level == "greedy":
-        return greedy_action(engine, state, seat, seed)
+        return greedy_action(engine, state, seat, seed), 0
     if level in FROZEN_NAMES:
         from .frozen_v1 import choose_action_v1
 
         return choose_action_v1(
             engine, state, seat, level.removesuffix("-v1"), seed,
             iterations=None if seconds is None else 10**9, time_limit=seconds,
-        )
+        ), 0
     try:
         spec = LEVELS[level]
     except KeyError:
@@ -128,11 +146,12 @@ def choose_action(
             f"unknown level {level!r}; known levels: {', '.join(LEVEL_NAMES)}"
         ) from None
     iterations = level_budget(engine, spec) if seconds is None else 10**9
-    return search(
+    result = search(
         engine, state, seat, iterations,
         time_limit=spec.time_limit if seconds is None else seconds,
         seed=seed, params=spec.params,
-    ).action
+    )
+    return result.action, result.iterations
 
 
 def level_rating(game: str, level: str) -> tuple[float, float]:

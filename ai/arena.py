@@ -17,11 +17,11 @@ import multiprocessing
 import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any
 
-from . import BOT_NAMES, choose_action
+from . import BOT_NAMES, choose_action_counted
 
 __all__ = ["Chooser", "GameRecord", "load_engine", "main", "play_game", "wilson"]
 
@@ -62,6 +62,9 @@ class GameRecord:
     scores: list[int]
     seconds: list[float]
     moves: list[int]
+    #: Search iterations and searched decisions per seat (0 for non-search and frozen bots).
+    iterations: list[int] = field(default_factory=list)
+    searches: list[int] = field(default_factory=list)
 
 
 def decision_seed(game_seed: int, ply: int) -> int:
@@ -87,6 +90,8 @@ def play_game(
     state = engine.new_game(variant, n, seed)
     seconds = [0.0] * n
     moves = [0] * n
+    iterations = [0] * n
+    searches = [0] * n
     ply = 0
     while not engine.is_over(state):
         if ply >= max_plies:
@@ -96,17 +101,22 @@ def play_game(
         started = time.perf_counter()
         if chooser is not None:
             action = chooser(engine, state, seat, decision_seed(seed, ply), think)
+            done = 0
         else:
-            action = choose_action(
+            action, done = choose_action_counted(
                 engine, state, seat, bots[seat], seed=decision_seed(seed, ply), seconds=think
             )
         seconds[seat] += time.perf_counter() - started
+        iterations[seat] += done
+        searches[seat] += done > 0
         moves[seat] += 1
         state = engine.apply(state, seat, action)
         ply += 1
     winners = engine.winners(state)
     shares = [1.0 / len(winners) if s in winners else 0.0 for s in range(n)]
-    return GameRecord(seed, list(bots), shares, list(engine.scores(state)), seconds, moves)
+    return GameRecord(
+        seed, list(bots), shares, list(engine.scores(state)), seconds, moves, iterations, searches
+    )
 
 
 def seatings(lineup: Sequence[str]) -> list[list[str]]:
@@ -122,6 +132,8 @@ class _Tally:
     score: float = 0.0
     seconds: float = 0.0
     moves: int = 0
+    iterations: int = 0
+    searches: int = 0
 
 
 def tally(records: Iterable[GameRecord]) -> dict[str, _Tally]:
@@ -135,6 +147,9 @@ def tally(records: Iterable[GameRecord]) -> dict[str, _Tally]:
             t.score += record.scores[seat]
             t.seconds += record.seconds[seat]
             t.moves += record.moves[seat]
+            if record.searches:
+                t.iterations += record.iterations[seat]
+                t.searches += record.searches[seat]
     return out
 
 
@@ -144,7 +159,7 @@ def format_table(tallies: dict[str, _Tally], games: int, players: int) -> str:
     lines = [
         f"games={games} players={players} (expected share per seat {1 / players:.3f})",
         f"{'bot':<{width}} {'seat-games':>10} {'win rate':>9} {'95% CI':>15} {'mean score':>11}"
-        f" {'s/move':>8}",
+        f" {'s/move':>8} {'it/search':>9}",
     ]
     for bot, t in tallies.items():
         low, high = wilson(t.wins, t.seats)
@@ -152,6 +167,7 @@ def format_table(tallies: dict[str, _Tally], games: int, players: int) -> str:
         lines.append(
             f"{bot:<{width}} {t.seats:>10} {t.wins / t.seats:>9.3f} {interval:>15}"
             f" {t.score / t.seats:>11.2f} {t.seconds / max(1, t.moves):>8.3f}"
+            f" {t.iterations / t.searches if t.searches else 0:>9.0f}"
         )
     return "\n".join(lines)
 
@@ -185,13 +201,9 @@ def main(argv: list[str] | None = None) -> None:
         help="multiply every search level's iteration budget (ladders on a busy machine)",
     )
     args = parser.parse_args(argv)
-    if args.jobs > 1 and (args.tune or args.scale != 1.0):
-        parser.error("--tune and --scale change this process only: use them with --jobs 1")
     engine = load_engine(args.game)
-    if args.tune:
-        apply_tuning(engine, args.tune)
-    if args.scale != 1.0:
-        scale_levels(args.scale)
+    if args.jobs == 1:  # with workers, each applies them (once) in its initializer
+        _configure(args.game, args.tune, args.scale)
 
     bots = args.bots.split(",")
     for bot in bots:
@@ -214,7 +226,10 @@ def main(argv: list[str] | None = None) -> None:
     started = time.perf_counter()
     records: list[GameRecord] = []
     if args.jobs > 1:
-        with multiprocessing.Pool(args.jobs) as pool:
+        # Each worker applies --tune and --scale itself (whatever the start method).
+        with multiprocessing.Pool(
+            args.jobs, initializer=_configure, initargs=(args.game, args.tune, args.scale)
+        ) as pool:
             for record in pool.imap_unordered(_run_task, tasks):
                 records.append(record)
                 _progress(records, len(tasks), started)
@@ -226,6 +241,14 @@ def main(argv: list[str] | None = None) -> None:
     print(f"game={args.game} variant={args.variant} lineup={','.join(lineup)} "
           f"seeds={args.seed}..{args.seed + rounds - 1} wall={time.perf_counter() - started:.0f}s")
     print(format_table(tally(records), len(records), args.players), flush=True)
+
+
+def _configure(game: str, tune: str, scale: float) -> None:
+    """Apply ``--tune`` and ``--scale`` in this process (the main one or a worker)."""
+    if tune:
+        apply_tuning(load_engine(game), tune)
+    if scale != 1.0:
+        scale_levels(scale)
 
 
 def scale_levels(scale: float) -> None:
@@ -275,7 +298,9 @@ def _progress(records: list[GameRecord], total: int, started: float) -> None:
     r = records[-1]
     print(
         f"  {len(records)}/{total} games, {time.perf_counter() - started:.0f}s: seed {r.seed} "
-        f"bots {','.join(r.bots)} shares {r.shares} scores {r.scores}",
+        f"bots {','.join(r.bots)} shares {r.shares} scores {r.scores} "
+        f"s/move {[round(s / max(1, m), 3) for s, m in zip(r.seconds, r.moves, strict=True)]} "
+        f"it/search {[i // max(1, k) for i, k in zip(r.iterations, r.searches, strict=True)]}",
         file=sys.stderr,
         flush=True,
     )

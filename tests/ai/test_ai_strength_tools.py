@@ -213,3 +213,19 @@ def test_the_versioned_weights_match_the_features_and_are_used(monkeypatch):
     assert all(sum(v) == pytest.approx(1.0) for v in learned)
     monkeypatch.setattr(knowledge, "learned", False)
     assert [knowledge.evaluate(engine, s) for s in states] != learned
+
+
+def test_arena_scale_applies_once_per_process(monkeypatch):
+    # --scale with --jobs: each worker's initializer scales the budgets itself, once.
+    import ai.frozen_v1
+    from ai import arena
+
+    monkeypatch.setattr(ai, "LEVELS", dict(ai.LEVELS))
+    monkeypatch.setattr(ai.frozen_v1, "LEVELS_V1", dict(ai.frozen_v1.LEVELS_V1))
+    before = {name: lv.iterations for name, lv in ai.LEVELS.items()}
+    hard_v1 = ai.frozen_v1.LEVELS_V1["hard"][0]
+    arena._configure("newhaven", "", 0.5)
+    assert {name: lv.iterations for name, lv in ai.LEVELS.items()} == {
+        name: max(1, round(it * 0.5)) for name, it in before.items()
+    }
+    assert ai.frozen_v1.LEVELS_V1["hard"][0] == max(1, round(hard_v1 * 0.5))
