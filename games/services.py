@@ -207,10 +207,10 @@ def _enqueue_ai(game_id: int, version: int) -> bool:
 
 
 def _after_commit(game: Game, *, lobby: bool, seats: list[Seat] | None = None,
-                  turns: bool = True) -> None:
+                  turns: bool = True, departed: int | None = None) -> None:
     """Register the socket hints and the AI turn to run once the transaction commits
     (``turns``: whose turn it is may have changed, so may the nav's count of the people
-    seated)."""
+    seated; ``departed``: who this change took a seat from, their count changes too)."""
     game_id, version = game.pk, game.version
     transaction.on_commit(lambda: broadcast.game_updated(game_id, version), robust=True)
     if lobby:
@@ -221,7 +221,8 @@ def _after_commit(game: Game, *, lobby: bool, seats: list[Seat] | None = None,
     from games.turns.services import notify_turn, push_turn_counts
 
     if turns:
-        transaction.on_commit(lambda: push_turn_counts(game), robust=True)
+        gone = () if departed is None else (departed,)
+        transaction.on_commit(lambda: push_turn_counts(game, departed=gone), robust=True)
     if game.status == Game.Status.RUNNING:
         # "Your turn" mails of correspondence games (games.turns): queued, never blocking.
         transaction.on_commit(lambda: notify_turn(game), robust=True)
@@ -758,7 +759,7 @@ def _depart(game: Game, seat: Seat, *, reason: str, now: Any) -> bool:
     if game.status == Game.Status.FINISHED:
         Seat.objects.filter(game=game).update(deadline=None)
         ratings.record_result(game=game)
-    _after_commit(game, lobby=True, seats=seats)
+    _after_commit(game, lobby=True, seats=seats, departed=user_id)
     return True
 
 

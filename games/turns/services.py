@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -59,16 +60,20 @@ def notify_turn(game: Game) -> bool:
     return True
 
 
-def push_turn_counts(game: Game) -> bool:
+def push_turn_counts(game: Game, *, departed: Iterable[int] = ()) -> bool:
     """The hook after each committed change of a game: the nav of each person seated at
-    it re-counts the games waiting for them (a socket hint; False when it failed)."""
+    it re-counts the games waiting for them (a socket hint; False when it failed).
+
+    ``departed``: who this change took a seat from (resigned, handed over, timed out):
+    it is the change that takes the game off their list.  Later changes never touch
+    their count (only a person's own seats count), so they get no hint from them.
+    """
     from games import broadcast
     from games.models import Seat
 
-    # Who left the game (resigned, handed over, timed out) counts too: the change that
-    # took their seat is the one that takes the game off their list.
-    rows = Seat.objects.filter(game_id=game.pk).values_list("user_id", "left_user_id")
-    users = [u for pair in rows for u in pair if u is not None]
+    seated = Seat.objects.filter(game_id=game.pk, user_id__isnull=False).values_list(
+        "user_id", flat=True)
+    users = [*seated, *departed]
     return broadcast.turns_changed(users) if users else True
 
 

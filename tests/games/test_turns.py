@@ -239,6 +239,27 @@ def test_nav_count_refetch(client, table, ann, bob, django_assert_num_queries):
     assert response.status_code == 204 and not response.content
 
 
+def test_who_left_a_game_gets_its_nav_hint_once(table, ann, bob, monkeypatch, on_commit,
+                                                ai_calls):
+    """Leaving takes the game off the leaver's count: that change hints them too; the
+    moves after it (the AI in their seat, the others) hint only the people seated."""
+    from games import broadcast
+    from games.services import resign_game
+
+    sent: list[list[int]] = []
+    monkeypatch.setattr(broadcast, "turns_changed",
+                        lambda ids: sent.append(sorted(set(ids))) or True)
+    with on_commit():
+        resign_game(game=table, user=bob)
+    assert sent == [sorted([ann.pk, bob.pk])]
+    sent.clear()
+    with on_commit():
+        play(table, ann, 0, "k1")  # then the AI plays bob's old seat (eager task)
+    table.refresh_from_db()
+    assert ai_calls and table.version >= 3
+    assert sent and all(ids == [ann.pk] for ids in sent), sent
+
+
 def test_the_nav_counts_are_pushed_only_when_whose_turn_it_is_changes(
         ann, bob, monkeypatch, django_capture_on_commit_callbacks):
     """A step within a turn (New Haven's harvest, then builds) changes nobody's count:
@@ -253,7 +274,7 @@ def test_the_nav_counts_are_pushed_only_when_whose_turn_it_is_changes(
     join_game(game=game, user=bob)
     game.refresh_from_db()
     pushed = []
-    monkeypatch.setattr(turns, "push_turn_counts", lambda g: pushed.append(g.version))
+    monkeypatch.setattr(turns, "push_turn_counts", lambda g, **kw: pushed.append(g.version))
     harvest = next(a for a in legal_actions_json(game, 0) if a["type"] == "harvest")
     with django_capture_on_commit_callbacks(execute=True):
         game = submit_action(game=game, user=ann, seat=0, action=harvest,
