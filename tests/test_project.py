@@ -161,8 +161,10 @@ def test_launcher_supervises_and_stops_in_order(tmp_path):
             urllib.request.urlopen(f"http://127.0.0.1:{port}/no/such/page/", timeout=30)
         except urllib.error.HTTPError as error:
             assert error.code == 404 and b'id="error-page"' in error.read()
-        # A worker killed mid-flight is restarted ...
+        # The worker yields the cores to the web processes (batch AI turns, --worker-nice).
         worker = _pid(console.wait_for("started the worker"))
+        assert os.getpriority(os.PRIO_PROCESS, worker) == min(19, os.nice(0) + 10)
+        # A worker killed mid-flight is restarted ...
         mark = len(console.lines)
         os.kill(worker, signal.SIGKILL)
         console.wait_for("the worker exited with", start=mark)
