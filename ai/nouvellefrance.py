@@ -1,4 +1,5 @@
-"""Nouvelle-France knowledge: points-first move ordering, sampled-greedy playouts,
+"""Nouvelle-France knowledge: points-first move ordering (the search's: placements by
+points now plus the storm points of every cube placed), sampled-greedy playouts,
 storm-aware evaluator.
 
 It reads the game only through the protocol: ``scores``, ``observe`` views and
@@ -35,6 +36,39 @@ def _symbol_points(data: dict) -> dict[str, float]:
 
 # Placement-like actions: their immediate points are the best cheap guide.
 _PLACING = ("place", "bonus")
+
+
+class _PlacementRules:
+    """Rule numbers a placement's value needs (built once per variant from rule data)."""
+
+    __slots__ = ("bonus", "extra", "footprints", "points", "shapes")
+
+    def __init__(self, data: dict) -> None:
+        self.points = _symbol_points(data)
+        # shape name -> copy -> orientation -> cubes (dx, dy, dz, colour name)
+        self.shapes = {
+            shape["name"]: [
+                [[tuple(cube) for cube in o] for o in copy["orientations"]]
+                for copy in shape["copies"]
+            ]
+            for shape in data["shapes"]
+        }
+        # bonus piece name -> orientation -> cubes (dx, dy, dz)
+        self.bonus = {
+            piece["name"]: [[tuple(cube) for cube in o] for o in piece["orientations"]]
+            for piece in data["bonus_pieces"]
+        }
+        self.footprints = {
+            site["name"]: [tuple(cell) for cell in site["footprint"]] for site in data["sites"]
+        }
+        # site name -> cell -> the cells it touches through an extra adjacency
+        self.extra: dict[str, dict[tuple, list[tuple]]] = {}
+        for site in data["sites"]:
+            extra: dict[tuple, list[tuple]] = {}
+            for a, b in site["extra_adjacency"]:
+                extra.setdefault(tuple(a), []).append(tuple(b))
+                extra.setdefault(tuple(b), []).append(tuple(a))
+            self.extra[site["name"]] = extra
 
 
 def _points_after(engine: Any, state: State, seat: int, action: Action) -> float:
@@ -124,7 +158,12 @@ class StrongNouvelleFranceKnowledge(NouvelleFranceKnowledge):
     """The search's Nouvelle-France knowledge since issue 13 (``greedy`` keeps the base).
 
     The evaluator reads the mover's view (cheaper than a spectator's, the same
-    public fields) and its weights are parameters for the sweep.
+    public fields) and its weights are parameters for the sweep.  Progressive
+    widening ranks placements by :meth:`placement_gains` (points now, the storm
+    points every cube of the piece will earn its colour's owner, a character taken),
+    not by points now only: the v1 order put opponents' cubes on ``x2`` levels and
+    its own on ``-`` ones as readily as the reverse (ai/tuning/README.md: 18/20
+    against the v1 search at equal time).
     """
 
     #: Weight of the storm points the cubes already placed will earn.
@@ -149,6 +188,134 @@ class StrongNouvelleFranceKnowledge(NouvelleFranceKnowledge):
             return None  # an optional bonus piece: the tree decides
         sample = rng.sample(actions, min(self.followup_sample, len(actions)))
         return max(sample, key=lambda a: _points_after(engine, state, seat, a))
+
+    #: Rank placements by :meth:`placement_gains` (points now, the storm points of
+    #: every cube placed for its owner, a character taken) instead of points now only.
+    value_order: bool = True
+    #: Weight of the storm points in :meth:`placement_gains` (they are certain: a cube
+    #: on level k scores at storm k for its colour's owner).
+    gain_storm_weight: float = 1.0
+    #: Gain given to drawing a card in the ``draw`` phase (about a placement's gain).
+    draw_gain: float = 3.0
+    #: Playouts pick the best of this many sampled placements by their gain (0: by
+    #: points now, as v1).
+    playout_gain_sample: int = 0
+
+    def placement_gains(
+        self, engine: Any, state: State, seat: int, actions: Sequence[Action]
+    ) -> dict[Action, float]:
+        """What each placement of ``actions`` is worth to ``seat``, in points.
+
+        Points now, plus the storm points of the piece's cubes for their colours'
+        owners (``seat``'s own minus the mean of the others'), plus a character it
+        takes.  One ``observe`` (it lists every placement's landing level) and one
+        ``apply`` per placement: the evaluator's view per placement costs ~5x more.
+        Other actions get ``draw_gain``.
+        """
+        rules = rules_for(engine, state, _PlacementRules)
+        view = engine.observe(state, seat)
+        colours = view["colours"]
+        seat_of = {c: i for i, c in enumerate(colours)}
+        n = len(colours)
+        storms = view["storms"]
+        sites = {site["name"]: site for site in view["sites"]}
+        landing: dict[tuple, tuple[int, list]] = {}
+        if view["placements"]:
+            pending = view["pending"]
+            orientations = rules.shapes[pending["shape"]][pending["copy"]]
+            for site, o, x, y, level in view["placements"]:
+                landing[("place", site, o, x, y)] = (level, orientations[o])
+        mine = colours[seat]
+        for piece, found in view["bonus_placements"].items():
+            orientations = [
+                [(dx, dy, dz, mine) for dx, dy, dz in o] for o in rules.bonus[piece]
+            ]
+            for site, o, x, y, level in found:
+                landing[("bonus", piece, site, o, x, y)] = (level, orientations[o])
+        points = rules.points
+        weight = self.gain_storm_weight
+        open_cells: dict[str, set] = {}
+        buried = view["buried_levels"]
+        own_cubes: dict[str, set] = {}  # the seat's uncovered cubes (x, y, level) by site
+        gains: dict[Action, float] = {}
+        for action in actions:
+            found = landing.get(action)
+            if found is None:
+                gains[action] = self.draw_gain
+                continue
+            level, cubes = found
+            name = action[-4]
+            site = sites[name]
+            levels = site["stick"]["levels"]
+            top = len(levels)
+            storm = [0.0] * n
+            for _dx, _dy, dz, colour in cubes:
+                owner = seat_of.get(colour)
+                at = level + dz
+                if owner is not None and storms < at <= top:
+                    storm[owner] += points[levels[at - 1]]
+            x, y = action[-2], action[-1]
+            # Placement points (the rules' count): own uncovered cubes, +1 each touching
+            # an earlier own uncovered cube face to face or through an extra adjacency.
+            own = own_cubes.get(name)
+            if own is None:
+                own = own_cubes[name] = {
+                    (c["x"], c["y"], c["level"]) for c in site["cubes"]
+                    if c["colour"] == mine and c["level"] > buried
+                }
+            extra = rules.extra[name]
+            gain = 0.0
+            for dx, dy, dz, colour in cubes:
+                at = level + dz
+                if colour != mine or at <= buried:
+                    continue
+                gain += 1.0
+                cx, cy = x + dx, y + dy
+                if (
+                    (cx + 1, cy, at) in own or (cx - 1, cy, at) in own
+                    or (cx, cy + 1, at) in own or (cx, cy - 1, at) in own
+                    or (cx, cy, at + 1) in own or (cx, cy, at - 1) in own
+                    or any((ex, ey, at) in own for ex, ey in extra.get((cx, cy), ()))
+                ):
+                    gain += 1.0
+            others = (sum(storm) - storm[seat]) / (n - 1) if n > 1 else 0.0
+            gain += weight * (storm[seat] - others)
+            if site["character_holder"] is None:
+                cells = open_cells.get(name)
+                if cells is None:
+                    cells = open_cells[name] = {
+                        cell for cell, h in zip(rules.footprints[name], site["heights"],
+                                                strict=True) if h == 0
+                    }
+                if cells and cells <= {(x + dx, y + dy) for dx, dy, _dz, _c in cubes}:
+                    gain += site["character_bonus"]
+            gains[action] = gain
+        return gains
+
+    def order_actions(
+        self, engine: Any, state: State, seat: int, actions: Sequence[Action]
+    ) -> list[Action]:
+        """Placements by :meth:`placement_gains` (``value_order``), else by points now."""
+        if not self.value_order or not any(a[0] in _PLACING for a in actions):
+            return super().order_actions(engine, state, seat, actions)
+        gains = self.placement_gains(engine, state, seat, actions)
+        return sorted(actions, key=lambda a: -gains[a])
+
+    def rollout_policy(
+        self, engine: Any, state: State, seat: int, actions: Sequence[Action], rng: random.Random
+    ) -> Action:
+        """As the base class; with ``playout_gain_sample`` placements by their gain."""
+        if self.playout_gain_sample <= 0 or actions[0][0] in ("huron", "skip_huron"):
+            return super().rollout_policy(engine, state, seat, actions, rng)
+        placing = [a for a in actions if a[0] in _PLACING]
+        if not placing:
+            return actions[rng.randrange(len(actions))]
+        if len(placing) < len(actions) and rng.random() < 0.5:
+            others = [a for a in actions if a[0] not in _PLACING]
+            return others[rng.randrange(len(others))]
+        sample = rng.sample(placing, min(self.playout_gain_sample, len(placing)))
+        gains = self.placement_gains(engine, state, seat, sample)
+        return max(sample, key=gains.__getitem__)
 
     #: Names of :meth:`features` (the learned evaluator's inputs, see :mod:`ai.learn`).
     feature_names: tuple[str, ...] = (
@@ -218,6 +385,10 @@ class StrongNouvelleFranceKnowledge(NouvelleFranceKnowledge):
                     for feats in self.features(engine, state)
                 ]
                 return softmax_values(predicted, self.learned_temperature)
+        return softmax_values(self._estimates(engine, state)[0], self.temperature)
+
+    def _estimates(self, engine: Any, state: State) -> tuple[list[float], dict]:
+        """The hand-set evaluator's score estimates per seat, and the view it read."""
         points = rules_for(engine, state, _symbol_points)
         movers = engine.to_move(state)
         view = engine.observe(state, movers[0] if movers else None)
@@ -242,7 +413,7 @@ class StrongNouvelleFranceKnowledge(NouvelleFranceKnowledge):
         for i, player in enumerate(view["players"]):
             ready = sum(1 for v in player["allies"].values() if v == "ready")
             estimates[i] += self.ally_weight * ready
-        return softmax_values(estimates, self.temperature)
+        return estimates, view
 
 
 STRONG = StrongNouvelleFranceKnowledge()

@@ -205,3 +205,31 @@ def test_analyse_finds_the_winning_build_in_new_haven():
     ranked = ai.analyse(engine, state, seat, 200)
     assert ranked[0][0] == winning
     assert ranked[0][1] > 0.5
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_nouvellefrance_placement_gains_count_what_the_engine_scores(players):
+    """Without storm points a placement's gain is the engine's points plus a character taken."""
+    from ai.nouvellefrance import StrongNouvelleFranceKnowledge
+
+    engine = load("nouvellefrance")
+    knowledge = StrongNouvelleFranceKnowledge()
+    knowledge.gain_storm_weight = 0.0
+    checked = 0
+    for state, seat in positions(engine, players, 40, seed=31):
+        actions = [a for a in engine.legal_actions(state, seat) if a[0] in ("place", "bonus")]
+        if not actions:
+            continue
+        gains = knowledge.placement_gains(engine, state, seat, actions)
+        before = engine.observe(state, None)["sites"]
+        for action in actions[::7]:
+            after_state = engine.apply(state, seat, action)
+            after = engine.observe(after_state, None)["sites"]
+            taken = sum(
+                a["character_bonus"] for a, b in zip(after, before, strict=True)
+                if a["character_holder"] != b["character_holder"]
+            )
+            points = engine.scores(after_state)[seat] - engine.scores(state)[seat]
+            assert gains[action] == points + taken, action
+            checked += 1
+    assert checked > 20
