@@ -2,6 +2,7 @@
 
     python scripts/load.py --base http://127.0.0.1:8000 --curve          # the whole curve
     python scripts/load.py --tables 100 --sockets 1000 --duration 60     # one point
+    python scripts/load.py --tables 100 --sockets 1000 --think 0         # saturated
 
 For each point it registers a few users through the API, opens ``--tables`` tables of one
 human seat (played by this script with random legal actions through the API) and AI seats
@@ -13,7 +14,7 @@ seconds and prints:
   (``created_at`` from the moves API, server clock -- the same machine) to the first
   message on *each* spectator socket of its table carrying that version or a later one;
   p50 / p95 / p99 over all (move, socket) pairs;
-* moves per second (all tables, people and AI);
+* moves per second achieved (all tables, people and AI), and the people's share;
 * memory per idle socket: the growth of the web server's resident memory (all its
   processes, found by ``--port`` in /proc) when the sockets opened, divided by their count;
 * CPU per move and per delivery (a (move, socket) pair that arrived): the CPU seconds
@@ -23,8 +24,23 @@ seconds and prints:
   CPU, since it runs on the same cores.  CPU does not depend on what else the machine runs,
   unlike wall-clock latencies.
 
-``--curve`` runs 10 / 100 / 1,000 sockets over 20 and over 100 tables.  Tables of a point
-stop when it ends (their human seat stops playing), so points do not add up.
+The offered load: a person thinks before each action.  ``--think`` is the mean of an
+exponential think time (many quick clicks, a few long ponders; ``--think-fixed`` for a
+constant), 8 s by default: a brisk player.  A turn of New Haven is three to six actions
+(draw from the bag or the market, place the tile, build, end the turn), so 8 s an action is
+half a minute a turn, the pace of a live table on a board-game site; a person reads what
+the AI did before each turn, too.  At 100 tables that offers at most 12.5 people's actions a
+second, plus the AI's replies (``--level random`` answers at once, quicker than any real
+level).  ``--think 0`` is the old closed loop: each person acts the instant the server
+answers, like a bot making several moves a second at every table at once.  That saturates
+the two cores, so its latency measures the queue of work at saturation, not how fast a
+move reaches the screens; ``--curve`` prints it as a last row for comparison.  Between its
+actions a person reuses the document the POST answers with (as a browser reuses the
+fragments it gets) and reads the game only after the AI has moved.
+
+``--curve`` runs 10 / 100 / 1,000 sockets over 20 and over 100 tables at ``--think``, then
+the 100 x 1,000 point closed-loop.  Tables of a point stop when it ends (their human seat
+stops playing), so points do not add up.
 """
 
 from __future__ import annotations
@@ -52,6 +68,8 @@ VERSION_RE = re.compile(r'data-version="(\d+)"')
 LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
 CURVE = [(20, 10), (20, 100), (20, 1000), (100, 10), (100, 100), (100, 1000)]
 MAX_TABLES, MAX_SOCKETS, MAX_DURATION = 200, 2000, 600.0
+#: Mean seconds a person thinks before an action (see the module docstring).
+DEFAULT_THINK = 8.0
 
 
 class Api:
@@ -189,27 +207,51 @@ def rss_bytes(pids: list[int]) -> int:
 # --- one point of the curve ---------------------------------------------------------------------
 
 
+def think_time(args: argparse.Namespace, rng: random.Random) -> float:
+    """Seconds a person thinks before an action: exponential with mean ``--think`` (many
+    quick clicks, a few long ponders), fixed with ``--think-fixed``, none with 0."""
+    if args.think <= 0:
+        return 0.0
+    return args.think if args.think_fixed else rng.expovariate(1.0 / args.think)
+
+
 async def play_human(api: Api, ws_url: str, origin: str, game_id: int, deadline: float,
-                     rng: random.Random, counters: dict) -> None:
+                     rng: random.Random, counters: dict, args: argparse.Namespace) -> None:
     """Play seat 0 with random legal actions until the game ends or time is up.
 
-    Like a browser, it learns that the AI moved from its own socket (not measured) and
-    only then reads the game, instead of polling the API while the AI thinks.
+    Like a person at a browser: it thinks (``think_time``) before each action, then posts
+    it; the answer is the fresh game document, so while it is still its turn it acts on
+    that (no read in between).  When the AI is to move it learns that the AI moved from
+    its own socket (not measured) and only then reads the game, instead of polling the
+    API while the AI thinks.  With ``--think 0`` it acts as fast as the server answers: a
+    closed loop that saturates the machine.
     """
     async with connect(ws_url, origin=origin, open_timeout=60, max_size=None) as socket:
+        status, doc = await api.acall("GET", f"/api/games/{game_id}/")
+        # The tables start together: the first pause is uniform over one mean think, so
+        # the people do not all click at the same instant.
+        pause = rng.uniform(0, args.think) if args.think > 0 else 0.0
         while time.monotonic() < deadline:
-            status, doc = await api.acall("GET", f"/api/games/{game_id}/")
             if status != 200 or doc["status"] != "running":
                 return
             if doc["legal_actions"]:
+                if pause > 0:
+                    if time.monotonic() + pause >= deadline:
+                        return
+                    await asyncio.sleep(pause)
                 action = rng.choice(doc["legal_actions"])
-                status, _ = await api.acall(
+                status, answer = await api.acall(
                     "POST", f"/api/games/{game_id}/actions/",
                     {"action": action, "version": doc["version"], "key": uuid.uuid4().hex},
                 )
                 counters[status] = counters.get(status, 0) + 1
+                pause = think_time(args, rng)
+                if status == 200:
+                    doc = answer
+                    continue
                 if status == 429:
                     await asyncio.sleep(1.0)
+                status, doc = await api.acall("GET", f"/api/games/{game_id}/")
                 continue
             # The AI is to move: wait for a message past this version (or 2 s, a hint may
             # have been sent before the socket saw it).
@@ -222,6 +264,7 @@ async def play_human(api: Api, ws_url: str, origin: str, game_id: int, deadline:
                 text = message if isinstance(message, str) else message.decode()
                 if any(int(v) > doc["version"] for v in VERSION_RE.findall(text)):
                     break
+            status, doc = await api.acall("GET", f"/api/games/{game_id}/")
 
 
 async def spectate(ws_url: str, origin: str, index: int, arrivals: list, ready: asyncio.Event,
@@ -256,6 +299,7 @@ def percentile(values: list[float], q: float) -> float:
 
 async def run_point(args: argparse.Namespace, tables: int, sockets: int,
                     apis: list[Api], variant_id: int, pids: list[int]) -> dict:
+    """One point: ``tables`` new tables, ``sockets`` spectators, ``args.duration`` of play."""
     seats = [{"type": "human"}] + [{"type": "ai", "level": args.level}] * (args.players - 1)
     ws_base = ("wss://" if args.base.startswith("https") else "ws://") + urlsplit(args.base).netloc
     game_ids: list[tuple[int, Api]] = []
@@ -293,7 +337,7 @@ async def run_point(args: argparse.Namespace, tables: int, sockets: int,
     started = time.monotonic()
     deadline = started + args.duration
     await asyncio.gather(*(play_human(api, f"{ws_base}/ws/games/{gid}/", args.base, gid,
-                                      deadline, random.Random(rng.random()), counters)
+                                      deadline, random.Random(rng.random()), counters, args)
                            for gid, api in game_ids))
     elapsed = time.monotonic() - started
     await asyncio.sleep(2.0)  # the last messages
@@ -321,6 +365,7 @@ async def run_point(args: argparse.Namespace, tables: int, sockets: int,
                     latencies.append((arrived - committed) * 1000)
     return {
         "tables": tables, "sockets": sockets, "elapsed": elapsed, "moves": moves,
+        "think": args.think, "people_moves": counters.get(200, 0),
         "latencies": latencies, "errors": errors, "statuses": counters,
         "memory_per_socket": (memory_after - memory_before) / sockets if sockets else 0.0,
         "cpu": cpu, "load": os.getloadavg()[0],
@@ -335,9 +380,11 @@ def print_row(result: dict) -> None:
         lat_text = f"{p50:8.1f} {p95:8.1f} {p99:8.1f} {len(lat):8d}"
     else:
         lat_text = f"{'-':>8} {'-':>8} {'-':>8} {0:8d}"
-    moves_s = result["moves"] / result["elapsed"] if result["elapsed"] else 0.0
-    print(f"{result['tables']:6d} {result['sockets']:7d} {lat_text} {moves_s:8.1f} "
-          f"{result['memory_per_socket'] / 1024:10.1f} {len(result['errors']):6d}", flush=True)
+    elapsed = result["elapsed"] or 1.0
+    moves_s, people_s = result["moves"] / elapsed, result["people_moves"] / elapsed
+    print(f"{result['tables']:6d} {result['sockets']:7d} {result['think']:7.1f} {lat_text} "
+          f"{moves_s:8.1f} {people_s:8.1f} {result['memory_per_socket'] / 1024:10.1f} "
+          f"{len(result['errors']):6d}", flush=True)
     moves, deliveries = max(result["moves"], 1), max(len(lat), 1)
     parts = [f"{role} {seconds * 1000 / moves:.1f}" for role, seconds in
              sorted(result["cpu"].items()) if seconds > 0]
@@ -346,8 +393,9 @@ def print_row(result: dict) -> None:
           f"{web * 1000 / deliveries:.2f} (load average {result['load']:.1f})", flush=True)
 
 
-HEADER = (f"{'tables':>6} {'sockets':>7} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} "
-          f"{'samples':>8} {'moves/s':>8} {'KiB/socket':>10} {'errors':>6}")
+HEADER = (f"{'tables':>6} {'sockets':>7} {'think s':>7} {'p50 ms':>8} {'p95 ms':>8} "
+          f"{'p99 ms':>8} {'samples':>8} {'moves/s':>8} {'people/s':>8} {'KiB/socket':>10} "
+          f"{'errors':>6}")
 
 
 async def main_async(args: argparse.Namespace) -> int:
@@ -366,12 +414,19 @@ async def main_async(args: argparse.Namespace) -> int:
     pids = server_pids(parts.port or 80)
     print(f"server: {args.base} ({len(pids)} web processes found), game: {args.game}/"
           f"{args.variant}, {args.players} seats (1 played here, AI level {args.level}), "
-          f"{args.duration:.0f} s per point")
+          f"{args.duration:.0f} s per point; a person thinks "
+          + (f"{'exactly' if args.think_fixed else 'on average'} {args.think:g} s per action "
+             f"(offers at most {1 / args.think:.2f} actions/s per table on its turn)"
+             if args.think > 0 else "not at all (closed loop: the machine is saturated)"))
     print(HEADER, flush=True)
-    points = CURVE if args.curve else [(args.tables, args.sockets)]
+    points = ([(t, s, args.think) for t, s in CURVE] if args.curve
+              else [(args.tables, args.sockets, args.think)])
+    if args.curve and args.think > 0:  # and the saturated point, for comparison
+        points.append((CURVE[-1][0], CURVE[-1][1], 0.0))
     failed = False
-    for tables, sockets in points:
-        result = await run_point(args, tables, sockets, apis, variant["id"], pids)
+    for tables, sockets, think in points:
+        point_args = argparse.Namespace(**{**vars(args), "think": think})
+        result = await run_point(point_args, tables, sockets, apis, variant["id"], pids)
         print_row(result)
         for error in result["errors"][:3]:
             print("  socket error:", error, file=sys.stderr)
@@ -389,7 +444,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", default="newhaven")
     parser.add_argument("--variant", default="standard")
     parser.add_argument("--curve", action="store_true",
-                        help="10 / 100 / 1,000 sockets over 20 and 100 tables")
+                        help="10 / 100 / 1,000 sockets over 20 and 100 tables, then the last "
+                             "point closed-loop (--think 0)")
     parser.add_argument("--tables", type=int, default=20, help=f"AI tables (max {MAX_TABLES})")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--level", default="random", help="AI level of the AI seats")
@@ -398,6 +454,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--users", type=int, default=4, help="API users (register throttle!)")
     parser.add_argument("--duration", type=float, default=30.0,
                         help=f"seconds of play per point (max {MAX_DURATION:.0f})")
+    parser.add_argument("--think", type=float, default=DEFAULT_THINK,
+                        help="mean seconds a person thinks before each action (exponential; "
+                             "0: none, a closed loop at saturation)")
+    parser.add_argument("--think-fixed", action="store_true",
+                        help="think exactly --think seconds each time")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cpu-tree", type=int, default=0,
                         help="pid whose process tree's CPU is counted too (python -m config.run)")
@@ -406,6 +467,7 @@ def main(argv: list[str] | None = None) -> int:
     args.sockets = max(0, min(args.sockets, MAX_SOCKETS))
     args.users = max(1, min(args.users, 10))
     args.duration = max(1.0, min(args.duration, MAX_DURATION))
+    args.think = max(0.0, args.think)
     return asyncio.run(main_async(args))
 
 
