@@ -19,7 +19,7 @@ from django.utils import translation
 
 from games.broadcast import LOBBY_GROUP, analysis_group, game_group, user_group
 from games.fragment_cache import cache as fragment_cache
-from games.fragment_cache import changed_only, render_executor, token_digest
+from games.fragment_cache import changed_only, run_render, token_digest
 from games.socket_health import (
     CLOSE_LAYER_FAILED,
     CLOSE_NOT_FINISHED,
@@ -228,10 +228,7 @@ class GameConsumer(_ViewerConsumer):
                    self.language)
             # Off the process's one thread for sync code: a render must not queue behind
             # the HTTP views that thread also runs (a small pool of its own).
-            fragments = await fragment_cache.get(
-                key, lambda: database_sync_to_async(
-                    self._render, thread_sensitive=False, executor=render_executor)(hinted)
-            )
+            fragments = await fragment_cache.get(key, lambda: run_render(self._render, hinted))
         except Exception:
             logger.warning("socket push failed: closing with %d", CLOSE_LAYER_FAILED,
                            exc_info=True)
@@ -270,10 +267,7 @@ class GameConsumer(_ViewerConsumer):
                 kind = f"user{self.user.pk}-{token_digest(self.csrf)}"
             key = (self.game_id, "chat", event.get("hint"), kind, self.language)
 
-            fragments = await fragment_cache.get(
-                key, lambda: database_sync_to_async(
-                    self._render_chat, thread_sensitive=False, executor=render_executor)()
-            )
+            fragments = await fragment_cache.get(key, lambda: run_render(self._render_chat))
         except Exception:
             logger.warning("socket push failed: closing with %d", CLOSE_LAYER_FAILED,
                            exc_info=True)

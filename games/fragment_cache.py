@@ -23,6 +23,7 @@ ones that changed (the status fragment carries the version, so it always goes).
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import re
 import time
@@ -39,6 +40,34 @@ CACHE_SIZE = 2048
 RENDER_THREADS = 2
 render_executor = ThreadPoolExecutor(max_workers=RENDER_THREADS,
                                      thread_name_prefix="colonia-render")
+
+async def run_render[T](render: Callable[..., T], *args: Any) -> T:
+    """``render(*args)`` (sync, reads the database) on one of the render threads.
+
+    Each render thread keeps its SQLite connection from one render to the next: opening
+    one (and its PRAGMAs, and the statement cache it starts without) cost ~1.3 of the
+    ~5 CPU-ms a render's database reads took, on every move.  A render only reads, in
+    autocommit, so a kept connection sees every commit; it is closed after an error.  Other
+    databases give theirs back after each render, as before (PostgreSQL: to the pool).
+    """
+    return await asyncio.get_running_loop().run_in_executor(
+        render_executor, functools.partial(_with_connection, render, *args))
+
+
+def _with_connection[T](render: Callable[..., T], *args: Any) -> T:
+    from django.db import close_old_connections, connection
+
+    if connection.vendor != "sqlite":
+        close_old_connections()
+        try:
+            return render(*args)
+        finally:
+            close_old_connections()
+    try:
+        return render(*args)
+    except BaseException:
+        connection.close()
+        raise
 
 VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link",
                   "meta", "source", "track", "wbr"})
