@@ -228,9 +228,10 @@ async def play_human(api: Api, ws_url: str, origin: str, game_id: int, deadline:
     """
     async with connect(ws_url, origin=origin, open_timeout=60, max_size=None) as socket:
         status, doc = await api.acall("GET", f"/api/games/{game_id}/")
-        # The tables start together: the first pause is uniform over one mean think, so
-        # the people do not all click at the same instant.
-        pause = rng.uniform(0, args.think) if args.think > 0 else 0.0
+        # The tables start together.  An exponential think is memoryless: drawing the
+        # first pause from it too makes each table's actions a steady stream from the
+        # start (no burst of first clicks); a fixed think starts at a uniform offset.
+        pause = rng.uniform(0, args.think) if args.think_fixed else think_time(args, rng)
         while time.monotonic() < deadline:
             if status != 200 or doc["status"] != "running":
                 return
