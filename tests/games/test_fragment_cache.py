@@ -114,3 +114,53 @@ def test_split_refuses_what_it_cannot_place() -> None:
                  '<script id="s">x</script><div id="a"></div>'):
         parts = split_fragments(html)
         assert len(parts) == 1 and parts[0].html == html
+
+
+class FakeRedis:
+    """The two commands ``SharedRenders`` uses, in memory, with a count of reads."""
+
+    def __init__(self) -> None:
+        self.data: dict[str, bytes] = {}
+        self.reads = 0
+
+    async def set(self, name, value, nx=False, ex=None):
+        if nx and name in self.data:
+            return None
+        self.data[name] = value
+        return True
+
+    async def get(self, name):
+        self.reads += 1
+        return self.data.get(name)
+
+
+@pytest.mark.asyncio
+async def test_processes_share_a_render_through_redis(monkeypatch) -> None:
+    """One "process" renders, the other waits for its HTML (few reads, no render)."""
+    import asyncio
+
+    from games.fragment_cache import SharedRenders
+
+    redis = FakeRedis()
+    first, second = SharedRenders(), SharedRenders()
+    for shared in (first, second):
+        monkeypatch.setattr(shared, "_client", lambda: redis)
+    renders = []
+
+    async def render(who: str) -> str:
+        renders.append(who)
+        await asyncio.sleep(0.03)
+        return "<p id='x'>html</p>"
+
+    for move in range(20):
+        key = ("g", move, "anon", "en")
+        one = asyncio.create_task(first.get(key, lambda: render("first")))
+        await asyncio.sleep(0)  # the first process wins the lock
+        reads = redis.reads
+        assert await second.get(key, lambda: render("second")) == "<p id='x'>html</p>"
+        assert await one == "<p id='x'>html</p>"
+    assert renders == ["first"] * 20
+    # The waits are learnt: it sleeps most of a render, then reads once or twice (a
+    # read every POLL_SECONDS would have made six).
+    assert 0.02 < second.recent_wait < 0.2
+    assert redis.reads - reads <= 4
