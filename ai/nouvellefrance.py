@@ -415,5 +415,43 @@ class StrongNouvelleFranceKnowledge(NouvelleFranceKnowledge):
             estimates[i] += self.ally_weight * ready
         return estimates, view
 
+    #: ``prior_value`` adds the best gain of the placement a turn is heading for.
+    prior_lookahead: bool = True
+
+    def prior_value(self, engine: Any, state: State, seat: int) -> float:
+        """``seat``'s value of ``state`` (just after a tree action) for progressive bias.
+
+        The evaluator's estimates, plus (``prior_lookahead``) the best gain the active
+        seat can still make this turn when it is about to place: over the placements
+        of the chosen copy, the copies of the chosen card, or the cards of the display.
+        Without it every card and copy would look alike (nothing is placed yet).
+        """
+        if engine.is_over(state) or self.learned:
+            return self.evaluate(engine, state)[seat]
+        estimates, view = self._estimates(engine, state)
+        if self.prior_lookahead and view["phase"] in ("card", "copy", "place"):
+            active = view["active"]
+            estimates[active] += self.best_turn_gain(engine, state, active, view["phase"])
+        return softmax_values(estimates, self.temperature)[seat]
+
+    def best_turn_gain(self, engine: Any, state: State, seat: int, phase: str) -> float:
+        """The best :meth:`placement_gains` ``seat`` can reach from a card/copy/place step."""
+        actions = engine.legal_actions(state, seat)
+        if not actions:
+            return 0.0
+        if phase == "place":
+            return max(self.placement_gains(engine, state, seat, actions).values())
+        if phase == "copy":
+            return max(
+                self.best_turn_gain(engine, engine.apply(state, seat, a), seat, "place")
+                for a in actions
+            )
+        if phase == "card" and actions[0][0] == "card":
+            return max(
+                self.best_turn_gain(engine, engine.apply(state, seat, a), seat, "copy")
+                for a in actions
+            )
+        return 0.0
+
 
 STRONG = StrongNouvelleFranceKnowledge()
