@@ -229,3 +229,19 @@ def test_arena_scale_applies_once_per_process(monkeypatch):
         name: max(1, round(it * 0.5)) for name, it in before.items()
     }
     assert ai.frozen_v1.LEVELS_V1["hard"][0] == max(1, round(hard_v1 * 0.5))
+
+
+def test_ab_plays_two_tunings_seat_swapped_and_restores_the_knowledge(capsys):
+    from ai.ab import main as ab_main
+
+    engine = load("nouvellefrance")
+    knowledge = search_knowledge(engine)
+    before = knowledge.value_order
+    records = ab_main([
+        "--game", "nouvellefrance", "--a", "k.value_order=False,exploration=0.5",
+        "--games", "2", "--seconds", "0.002", "--seed", "7",
+    ])
+    assert [r.bots for r in records] == [["A", "B"], ["B", "A"]]
+    assert knowledge.value_order == before
+    out = capsys.readouterr().out
+    assert "A " in out and "B " in out and "win rate" in out
