@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import math
 import multiprocessing
+import re
 import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -180,9 +181,9 @@ def _run_task(task: tuple[str, str, dict, list[str], int, float | None]) -> Game
 def main(argv: list[str] | None = None) -> None:
     """Parse the command line, play the games and print the table."""
     parser = argparse.ArgumentParser(description="Seat-swapped bot-versus-bot games.")
-    parser.add_argument("--game", required=True, help="engine name or module:ATTR")
+    parser.add_argument("--game", help="engine name or module:ATTR")
     parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--bots", required=True, help=f"comma list of {', '.join(BOT_NAMES)}")
+    parser.add_argument("--bots", help=f"comma list of {', '.join(BOT_NAMES)}")
     parser.add_argument("--games", type=int, default=100, help="total games (rounded up)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--variant", default="standard")
@@ -200,7 +201,20 @@ def main(argv: list[str] | None = None) -> None:
         "--scale", type=float, default=1.0,
         help="multiply every search level's iteration budget (ladders on a busy machine)",
     )
+    parser.add_argument(
+        "--from-log", nargs="+", default=None, metavar="LOG",
+        help="no games: the table of the games in these progress logs (stderr; also of a "
+        "stopped run); s/move and it/search are then means of the games' own means",
+    )
     args = parser.parse_args(argv)
+    if args.from_log:
+        records = [r for path in args.from_log for r in records_from_log(path)]
+        players = max((len(r.bots) for r in records), default=0)
+        print(f"python -m ai.arena {' '.join(argv if argv is not None else sys.argv[1:])}")
+        print(format_table(tally(records), len(records), players), flush=True)
+        return
+    if not args.game or not args.bots:
+        parser.error("--game and --bots are required (unless --from-log)")
     engine = load_engine(args.game)
     if args.jobs == 1:  # with workers, each applies them (once) in its initializer
         _configure(args.game, args.tune, args.scale)
@@ -291,6 +305,42 @@ def apply_tuning(engine: Any, spec: str) -> None:
             key: dataclasses.replace(lv, params=dataclasses.replace(lv.params, **fields))
             for key, lv in ai.LEVELS.items()
         }
+
+
+_LOG_LINE = re.compile(
+    r"seed (?P<seed>\d+) bots (?P<bots>\S+) shares \[(?P<shares>[^\]]*)\] "
+    r"scores \[(?P<scores>[^\]]*)\]"
+    r"(?: s/move \[(?P<seconds>[^\]]*)\] it/search \[(?P<iterations>[^\]]*)\])?"
+)
+
+
+def records_from_log(path: str) -> list[GameRecord]:
+    """The games of an arena progress log, one record per line (one move per seat).
+
+    A line's ``s/move`` and ``it/search`` are the game's own means, so each seat
+    gets one move of that many seconds (one search of that many iterations):
+    tallied, they give the mean over games.  Older lines without them give 0.
+    """
+    records = []
+    with open(path) as handle:
+        for line in handle:
+            match = _LOG_LINE.search(line)
+            if not match:
+                continue
+            bots = match["bots"].split(",")
+            n = len(bots)
+            seconds = [float(x) for x in match["seconds"].split(",")] if match["seconds"] else []
+            iterations = (
+                [int(x) for x in match["iterations"].split(",")] if match["iterations"] else []
+            )
+            records.append(GameRecord(
+                int(match["seed"]), bots,
+                [float(x) for x in match["shares"].split(",")],
+                [int(float(x)) for x in match["scores"].split(",")],
+                seconds or [0.0] * n, [1 if seconds else 0] * n,
+                iterations or [0] * n, [1 if it else 0 for it in iterations] or [0] * n,
+            ))
+    return records
 
 
 def _progress(records: list[GameRecord], total: int, started: float) -> None:

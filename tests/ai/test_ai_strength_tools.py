@@ -245,3 +245,18 @@ def test_ab_plays_two_tunings_seat_swapped_and_restores_the_knowledge(capsys):
     assert knowledge.value_order == before
     out = capsys.readouterr().out
     assert "A " in out and "B " in out and "win rate" in out
+
+
+def test_arena_tabulates_a_progress_log(tmp_path, capsys):
+    log = tmp_path / "run.log"
+    log.write_text(
+        "  1/2 games, 5s: seed 7 bots normal,hard shares [0.0, 1.0] scores [10, 11]"
+        " s/move [0.5, 2.0] it/search [700, 2300]\n"
+        "noise\n"
+        "  2/2 games, 9s: seed 7 bots hard,normal shares [0.5, 0.5] scores [12, 12]\n"
+    )
+    arena_main(["--from-log", str(log)])
+    out = capsys.readouterr().out
+    hard = next(line for line in out.splitlines() if line.startswith("hard"))
+    assert hard.split()[1:3] == ["2", "0.750"]
+    assert hard.split()[-1] == "2300"  # one game reported iterations
