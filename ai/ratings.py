@@ -2,12 +2,13 @@
 
 ``level_rating(game, level) -> (mu, sigma)`` reads ``ai/ratings.json``; the site's
 ratings use it to place AI seats on the players' scale.  The numbers come from
-arena games rated one by one with the Weng–Lin Plackett–Luce model that
-OpenSkill implements (default mu 25, sigma 25/3): either a fresh seat-swapped
-round robin (``python -m ai.ratings --game newhaven --games 40 --scale 0.1``) or
-the progress logs of arena runs already played (``python -m ai.ratings --game
-newhaven --from-logs run1.err run2.err --write``).  The file records the command,
-the budgets and whether the numbers are provisional.
+arena games and the Weng–Lin Plackett–Luce model that OpenSkill implements
+(default mu 25, sigma 25/3): either a fresh seat-swapped round robin rated game
+by game (``python -m ai.ratings --game newhaven --games 40 --scale 0.1``) or
+the progress logs of arena runs already played, fitted all at once (order-free,
+:func:`fit`) and kept in ladder order (:func:`monotone`): ``python -m ai.ratings
+--game newhaven --from-logs run1.err run2.err --write``.  The file records the
+command, the budgets and whether the numbers are provisional.
 Pure standard library: the update is the model's few lines, not a dependency.
 """
 
@@ -22,7 +23,7 @@ import time
 from functools import cache
 from pathlib import Path
 
-__all__ = ["MU", "SIGMA", "level_rating", "main", "rate", "ratings"]
+__all__ = ["MU", "SIGMA", "fit", "level_rating", "main", "rate", "ratings"]
 
 MU = 25.0
 SIGMA = MU / 3
@@ -158,8 +159,8 @@ _LINE = re.compile(
 
 
 def _rate_logs(paths: list[str]) -> dict:
-    """Rate every game of the arena logs, in order; winners first, then by score."""
-    table: dict[str, tuple[float, float]] = {}
+    """Fit every game of the arena logs at once; winners first, then by score."""
+    games: list[tuple[list[str], list[int]]] = []
     wins: dict[str, list[float]] = {}
     for path in paths:
         for line in Path(path).read_text().splitlines():
@@ -170,23 +171,97 @@ def _rate_logs(paths: list[str]) -> dict:
             shares = [float(x) for x in match["shares"].split(",")]
             scores = [float(x) for x in match["scores"].split(",")]
             order = sorted({(-sh, -sc) for sh, sc in zip(shares, scores, strict=True)})
-            ranks = [order.index((-sh, -sc)) for sh, sc in zip(shares, scores, strict=True)]
-            current = [table.get(b, (MU, SIGMA)) for b in bots]
-            # One bot in several seats (1 vs N-1 copies): rate each seat, keep the mean.
-            new = rate(current, ranks)
-            merged: dict[str, list[tuple[float, float]]] = {}
-            for b, r, share in zip(bots, new, shares, strict=True):
-                merged.setdefault(b, []).append(r)
+            games.append((bots, [order.index((-sh, -sc))
+                                 for sh, sc in zip(shares, scores, strict=True)]))
+            for b, share in zip(bots, shares, strict=True):
                 w = wins.setdefault(b, [0.0, 0])
                 w[0] += share
                 w[1] += 1
-            for b, rs in merged.items():
-                table[b] = (sum(m for m, _ in rs) / len(rs), min(s for _, s in rs))
+    table = monotone(fit(games))
     return {
         lv: {"mu": round(m, 2), "sigma": round(s, 2), "games": int(wins[lv][1]),
              "win_rate": round(wins[lv][0] / max(1, wins[lv][1]), 3)}
-        for lv, (m, s) in sorted(table.items(), key=lambda kv: kv[1][0])
+        for lv, (m, s) in sorted(
+            table.items(), key=lambda kv: (kv[1][0], kv[0] in LADDER and LADDER.index(kv[0]))
+        )
     }
+
+
+def fit(
+    games: list[tuple[list[str], list[int]]], sweeps: int = 200
+) -> dict[str, tuple[float, float]]:
+    """(mu, sigma) per player from all games at once: the same Plackett–Luce model.
+
+    Rating game by game (:func:`rate`) depends on the order: a level whose games
+    come last starts at mu 25 and has not climbed far when the log ends.  This is
+    the order-free fit: the most probable mus given every game and the prior
+    N(25, (25/3)^2) (each game's scale ``c`` as :func:`rate` takes it for
+    players at the prior), by Newton steps one player at a time; sigma is the
+    curvature's (Laplace) width.  A player in several seats of one game (1 vs
+    N-1 copies) is the same mu in each.
+    """
+    players = sorted({b for bots, _r in games for b in bots})
+    mu = dict.fromkeys(players, MU)
+    prepared = [(bots, ranks, math.sqrt(len(bots) * (SIGMA * SIGMA + BETA * BETA)))
+                for bots, ranks in games]
+
+    def derivatives(player: str) -> tuple[float, float]:
+        grad = -(mu[player] - MU) / (SIGMA * SIGMA)
+        curv = 1 / (SIGMA * SIGMA)
+        for bots, ranks, c in prepared:
+            if player not in bots:
+                continue
+            exps = [math.exp(mu[b] / c) for b in bots]
+            for i in range(len(bots)):
+                pool = [j for j in range(len(bots)) if ranks[j] >= ranks[i]]
+                total = sum(exps[j] for j in pool)
+                share = sum(exps[j] for j in pool if bots[j] == player) / total
+                grad += ((bots[i] == player) - share) / c
+                curv += share * (1 - share) / (c * c)
+        return grad, curv
+
+    for _ in range(sweeps):
+        largest = 0.0
+        for player in players:
+            grad, curv = derivatives(player)
+            step = max(-5.0, min(5.0, grad / curv))
+            mu[player] += step
+            largest = max(largest, abs(step))
+        if largest < 1e-6:
+            break
+    return {p: (mu[p], 1 / math.sqrt(derivatives(p)[1])) for p in players}
+
+
+#: The site's levels, weakest first: their ratings may not invert (see :func:`monotone`).
+LADDER = ("random", "easy", "normal", "hard")
+
+
+def monotone(table: dict[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
+    """The fit with the ladder's order kept: inverted neighbours share their mean.
+
+    Where the arena cannot separate two levels (say ``hard`` wins half its games
+    against ``normal``), the prior pulls the level with fewer games towards 25
+    and may rank it below the other.  Pooling adjacent violators (weighted by
+    1/sigma², the isotonic fit) gives such levels one mu; sigmas stay their own.
+    """
+    chain = [lv for lv in LADDER if lv in table]
+    blocks: list[list[str]] = []
+    for lv in chain:
+        blocks.append([lv])
+        while len(blocks) > 1 and _pooled(table, blocks[-2]) > _pooled(table, blocks[-1]):
+            last = blocks.pop()
+            blocks[-1].extend(last)
+    out = dict(table)
+    for block in blocks:
+        mean = _pooled(table, block)
+        for lv in block:
+            out[lv] = (mean, table[lv][1])
+    return out
+
+
+def _pooled(table: dict[str, tuple[float, float]], block: list[str]) -> float:
+    weights = [1 / table[lv][1] ** 2 for lv in block]
+    return sum(w * table[lv][0] for w, lv in zip(weights, block, strict=True)) / sum(weights)
 
 
 def _argv() -> list[str]:

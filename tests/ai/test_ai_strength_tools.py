@@ -260,3 +260,22 @@ def test_arena_tabulates_a_progress_log(tmp_path, capsys):
     hard = next(line for line in out.splitlines() if line.startswith("hard"))
     assert hard.split()[1:3] == ["2", "0.750"]
     assert hard.split()[-1] == "2300"  # one game reported iterations
+
+
+def test_batch_fit_is_order_free_and_keeps_the_ladder_order():
+    from ai.ratings import fit, monotone
+
+    games = [(["a", "b"], [0, 1])] * 6 + [(["b", "a"], [0, 1])] * 2 + [(["b", "c"], [0, 1])] * 4
+    forward, backward = fit(games), fit(games[::-1])
+    for p in "abc":
+        assert forward[p] == pytest.approx(backward[p])
+    assert forward["a"][0] > forward["b"][0] > forward["c"][0]
+    assert fit([(["a", "b"], [0, 1]), (["b", "a"], [0, 1])])["a"][0] == pytest.approx(25.0)
+    # 1 vs 3 copies: the copies share one mu
+    assert set(fit([(["x", "y", "y", "y"], [0, 1, 2, 3])])) == {"x", "y"}
+    table = monotone({"random": (10.0, 5.0), "easy": (20.0, 4.0),
+                      "normal": (30.0, 3.0), "hard": (28.0, 6.0), "greedy": (25.0, 5.0)})
+    pooled = (30 / 9 + 28 / 36) / (1 / 9 + 1 / 36)  # weighted by 1/sigma^2
+    assert table["normal"][0] == table["hard"][0] == pytest.approx(pooled)
+    assert table["hard"][1] == 6.0 and table["easy"] == (20.0, 4.0)
+    assert table["greedy"] == (25.0, 5.0)
