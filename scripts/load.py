@@ -40,7 +40,8 @@ fragments it gets) and reads the game only after the AI has moved.
 
 ``--curve`` runs 10 / 100 / 1,000 sockets over 20 and over 100 tables at ``--think``, then
 the 100 x 1,000 point closed-loop.  Tables of a point stop when it ends (their human seat
-stops playing), so points do not add up.
+stops playing), so points do not add up.  The measured curve and its commands are in the
+README ("Live play at scale").
 """
 
 from __future__ import annotations
