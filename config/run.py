@@ -97,13 +97,11 @@ class Child:
     def start(self) -> None:
         # Its own session: a terminal Ctrl-C reaches only the launcher, which stops the
         # children in order.
-        self.process = subprocess.Popen(self.argv, env=self.env, cwd=BASE_DIR,
-                                        start_new_session=True,
-                                        preexec_fn=self._lower_priority if self.nice else None)
-
-    def _lower_priority(self) -> None:
-        """In the child before it runs: lower its CPU priority (its pool inherits it)."""
-        os.nice(self.nice)
+        # ``nice`` execs the command (same pid) at a lower CPU priority, which its pool
+        # inherits; a ``preexec_fn`` would do the same but is unsafe in a threaded parent.
+        argv = ["nice", "-n", str(self.nice), *self.argv] if self.nice else self.argv
+        self.process = subprocess.Popen(argv, env=self.env, cwd=BASE_DIR,
+                                        start_new_session=True)
 
     def exit_code(self) -> int | None:
         return None if self.process is None else self.process.poll()
@@ -211,13 +209,15 @@ def main(argv: list[str] | None = None) -> int:
                         help="AI turns the Celery worker plays at once")
     parser.add_argument("--no-worker", action="store_true", help="do not start a Celery worker")
     parser.add_argument("--worker-nice", type=int, choices=range(0, 20), metavar="0..19",
-                        default=int(os.environ.get("WORKER_NICE", "10")),
+                        default=os.environ.get("WORKER_NICE", "10"),
                         help="CPU priority of the Celery worker below the web processes "
                              "(batch AI turns yield to pushes; 0: the same priority)")
     parser.add_argument("--ws-deflate", choices=["on", "off"],
                         default=os.environ.get("WS_DEFLATE", "off"),
                         help="permessage-deflate on sockets (CPU per socket vs bandwidth)")
     args = parser.parse_args(argv)
+    if not 0 <= args.worker_nice <= 19:  # argparse checks choices on the command line only
+        parser.error(f"--worker-nice / WORKER_NICE must be 0..19, not {args.worker_nice}")
 
     env = dict(os.environ)
     env.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
