@@ -173,7 +173,9 @@ class SharedRenders:
     it too -- ``--workers N`` then costs one render per hint and kind, not N.  Without
     Redis (tests, or Redis down) every process renders for itself.
 
-    A waiting process first sleeps most of the time its recent waits took (a render takes
+    The lock and a first read go in one round trip, so a process that sees the hint after
+    the HTML was stored takes it at once.  Otherwise it sleeps most of the time its recent
+    waits for that kind of render took (board and chat renders differ; a render takes
     about as long each move), then polls: one or two reads per hint instead of one every
     ``POLL_SECONDS`` of the render (each Redis command costs the event loop ~0.3 ms).
     """
@@ -188,7 +190,9 @@ class SharedRenders:
 
     def __init__(self) -> None:
         self.clients: dict[int, Any] = {}
-        self.recent_wait = 0.0  # seconds, a moving average of the waits that succeeded
+        # Seconds, per kind of render ("board", "chat"): a moving average of the waits
+        # that succeeded.
+        self.recent_waits: dict[str, float] = {}
 
     def _client(self) -> Any | None:
         from django.conf import settings
@@ -207,27 +211,40 @@ class SharedRenders:
             self.clients[id(loop)] = (loop, client)
         return client
 
+    @staticmethod
+    def wait_kind(key: tuple) -> str:
+        """Which renders take about as long: a chat's (``(game, "chat", ...)``) or a board's."""
+        return "chat" if len(key) > 1 and key[1] == "chat" else "board"
+
     async def get(self, key: tuple, render: Callable[[], Awaitable[str | None]]) -> str | None:
+        """The HTML for ``key``: rendered here if this process wins the lock, else the
+        other process's (rendered here after all when Redis fails or is too slow)."""
         client = self._client()
         if client is None:
             return await render()
         name = "colonia:fragments:" + hashlib.blake2b(repr(key).encode(),
                                                       digest_size=16).hexdigest()
         try:
-            if await client.set(name + ":lock", b"1", nx=True, ex=self.LOCK_SECONDS):
+            async with client.pipeline(transaction=False) as pipe:
+                won, value = await pipe.set(name + ":lock", b"1", nx=True,
+                                            ex=self.LOCK_SECONDS).get(name).execute()
+            if won:
                 html = await render()
                 await client.set(name, b"\0" if html is None else html.encode(),
                                  ex=self.KEEP_SECONDS)
                 return html
+            if value is not None:  # stored before this process saw the hint
+                return None if value == b"\0" else value.decode()
+            wait_kind = self.wait_kind(key)
+            recent = self.recent_waits.get(wait_kind, 0.0)
             started = time.monotonic()
             deadline = started + self.WAIT_SECONDS
-            await asyncio.sleep(min(self.recent_wait * self.FIRST_SLEEP_SHARE,
-                                    self.FIRST_SLEEP_MAX))
+            await asyncio.sleep(min(recent * self.FIRST_SLEEP_SHARE, self.FIRST_SLEEP_MAX))
             while time.monotonic() < deadline:
                 value = await client.get(name)
                 if value is not None:
                     waited = time.monotonic() - started
-                    self.recent_wait += (waited - self.recent_wait) / 8
+                    self.recent_waits[wait_kind] = recent + (waited - recent) / 8
                     return None if value == b"\0" else value.decode()
                 await asyncio.sleep(self.POLL_SECONDS)
         except Exception:  # Redis down or slow: render here (the sockets close soon anyway)
