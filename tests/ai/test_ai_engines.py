@@ -235,6 +235,38 @@ def test_nouvellefrance_placement_gains_count_what_the_engine_scores(players):
     assert checked > 20
 
 
+@pytest.mark.parametrize("players", [2, 3])
+def test_nouvellefrance_placement_gains_count_the_storm_points_a_piece_will_earn(players):
+    """The storm term: the points every storm still to come gives for the placed cubes
+    (the engine's own ``storm_points``), the seat's own minus the mean of the others'."""
+    from ai.nouvellefrance import StrongNouvelleFranceKnowledge
+    from games.engines.nouvellefrance.rules import storm_points
+
+    engine = load("nouvellefrance")
+    with_storms, without = StrongNouvelleFranceKnowledge(), StrongNouvelleFranceKnowledge()
+    without.gain_storm_weight = 0.0
+    checked = nonzero = 0
+    for state, seat in positions(engine, players, 40, seed=37):
+        actions = [a for a in engine.legal_actions(state, seat) if a[0] in ("place", "bonus")]
+        if not actions:
+            continue
+        gains = with_storms.placement_gains(engine, state, seat, actions)
+        base = without.placement_gains(engine, state, seat, actions)
+        for action in actions[::7]:
+            after = engine.apply(state, seat, action)
+            earned = [0] * players
+            for k in range(state.storms + 1, 4):
+                for now, then in zip(storm_points(after, k), storm_points(state, k),
+                                     strict=True):
+                    for who in range(players):
+                        earned[who] += now[who] - then[who]
+            others = (sum(earned) - earned[seat]) / (players - 1)
+            assert gains[action] - base[action] == pytest.approx(earned[seat] - others), action
+            checked += 1
+            nonzero += earned != [0] * players
+    assert checked > 20 and nonzero > 10
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_progressive_bias_stays_legal_and_never_peeks(game):
     """``prior_visits`` (off in every level) judges children on the sampled world only."""
