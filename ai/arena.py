@@ -168,7 +168,9 @@ def format_table(tallies: dict[str, _Tally], games: int, players: int) -> str:
         lines.append(
             f"{bot:<{width}} {t.seats:>10} {t.wins / t.seats:>9.3f} {interval:>15}"
             f" {t.score / t.seats:>11.2f} {t.seconds / max(1, t.moves):>8.3f}"
-            f" {t.iterations / t.searches if t.searches else 0:>9.0f}"
+            # "-": no search counted (a bot that does not search, or one whose chooser
+            # -- the frozen v1 levels, the anchor's players -- does not report it).
+            f" {f'{t.iterations / t.searches:.0f}' if t.searches else '-':>9}"
         )
     return "\n".join(lines)
 

@@ -196,3 +196,15 @@ def test_ai_imports_no_framework():
         "assert not hit, hit\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_arena_table_shows_a_dash_where_no_search_was_counted():
+    """Greedy and random bots (and choosers that do not report) searched nothing counted:
+    their iterations per search read "-", not 0 (which would say "searched, 0 times")."""
+    from ai.arena import format_table
+
+    records = [GameRecord(1, ["greedy", "normal"], [1.0, 0.0], [10, 8], [0.1, 0.2], [5, 5],
+                          [0, 500], [0, 5])]
+    rows = {line.split()[0]: line.split() for line in
+            format_table(tally(records), 1, 2).splitlines()[2:]}
+    assert rows["greedy"][-1] == "-" and rows["normal"][-1] == "100"
