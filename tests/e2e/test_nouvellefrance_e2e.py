@@ -20,7 +20,16 @@ import time
 import pytest
 from conftest import ROOT
 from test_newhaven_e2e import active_matches, focus_key, settle, tab_to
-from test_play_e2e import TIMEOUT, click, is_over, my_turn, sign_up, version, wait_version_above
+from test_play_e2e import (
+    TIMEOUT,
+    click,
+    is_over,
+    my_turn,
+    sign_up,
+    socket_open,
+    version,
+    wait_version_above,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
 
@@ -53,6 +62,10 @@ def new_table(page, variant: str, seats: list[str]) -> None:
         page.select_option(f"#id_seat_{i}", seat)
     page.click("#create-table button[type=submit]")
     page.wait_for_selector("#nf-sites")
+    # Before any pick: the socket's first messages (the nav count, a late hint of the AI's
+    # opening moves) must not land between a pick and the move that completes it.
+    socket_open(page)
+    settle(page)
 
 
 def wait_my_turn(page) -> None:
@@ -265,7 +278,11 @@ def test_keyboard_only_and_phone_placement(browser, live_url, short_variant, scr
     screenshot(page, "e2e-nf-phone-ghost")
     assert not page.evaluate("() => document.querySelector('#nf-turn button[disabled]')")
     old = version(page)
-    box = page.locator("svg.nf-site .spot.on").bounding_box()
+    # Showing the ghost may move the page (the prompt comes into view): the chosen spot
+    # can end up above the screen, where a tap lands on nothing, as a thumb's would.
+    chosen = page.locator("svg.nf-site .spot.on")
+    chosen.scroll_into_view_if_needed()
+    box = chosen.bounding_box()
     page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     wait_version_above(page, old)
     assert "nfp_e2e placed the" in page.inner_text("#game-log")
