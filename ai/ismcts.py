@@ -9,7 +9,7 @@ that chose its action, so the same code plays 2–4 players.  Where a node has
 many actions, progressive widening admits them in the knowledge's order (its
 prior) as the node's visits grow.
 
-Four options (see :class:`SearchParams`) came with issue 13:
+Three options (see :class:`SearchParams`) came with issue 13:
 
 * ``world_reuse``: consecutive iterations share one sampled world (a
   determinization can cost more than the rest of an iteration);
@@ -18,10 +18,7 @@ Four options (see :class:`SearchParams`) came with issue 13:
   the decisions that matter instead of splitting its budget over micro-steps;
 * ``public_keys``: the knowledge's ``action_keys`` names another seat's actions
   by what the searching seat can tell apart (the tile, not its hand index), so
-  one node means one thing in every world;
-* ``prior_visits`` (progressive bias, off in every level): a new child starts
-  with that many virtual visits at the knowledge's ``prior_value`` (else the
-  evaluator) of the state right after its action.
+  one node means one thing in every world.
 
 The true state is read only through ``determinize`` (and ``legal_actions`` for
 the root seat, which is public to that seat): the search never peeks.
@@ -66,10 +63,6 @@ class SearchParams:
     macro: bool = False
     #: Key other seats' tree actions by the knowledge's ``action_keys`` (what is visible).
     public_keys: bool = False
-    #: Progressive bias: a new child's evaluation right after its action counts as this
-    #: many visits of its mean value (0: off, v1).  Trusts the static evaluation while
-    #: a child has few real visits, the playouts once it has many.
-    prior_visits: float = 0.0
 
 
 @dataclass
@@ -92,7 +85,7 @@ class SearchResult:
 
 
 class _Node:
-    __slots__ = ("avail", "children", "prior", "rank", "seat", "total", "visits")
+    __slots__ = ("avail", "children", "rank", "seat", "total", "visits")
 
     def __init__(self, seat: int | None) -> None:
         self.seat = seat  # the seat whose action led here; None at the root
@@ -101,7 +94,6 @@ class _Node:
         self.total = 0.0  # sum of values for ``seat``
         self.avail = 0  # iterations in which this node's action was a candidate
         self.rank: dict[Action, int] | None = None  # move order, for widening
-        self.prior = 0.0  # prior_visits x the evaluation right after the action
 
 
 def search(
@@ -208,8 +200,6 @@ def _iterate(
     log = math.log
     sqrt = math.sqrt
     c = params.exploration
-    bias = params.prior_visits
-    prior = getattr(knowledge, "prior_value", None) if bias else None
     followup = getattr(knowledge, "followup", None) if params.macro else None
     action_keys = getattr(knowledge, "action_keys", None) if params.public_keys else None
     while True:
@@ -248,22 +238,13 @@ def _iterate(
             child.avail = 1
             children[(actor, key)] = child
             world = engine.apply(world, actor, keyed[key])
-            if bias:
-                child.prior = bias * (
-                    prior(engine, world, actor) if prior is not None
-                    else knowledge.evaluate(engine, world)[actor]
-                )
             path.append(child)
             break
         best = None
         best_score = -1.0
         for key in cands:
             child = children[(actor, key)]
-            if bias:
-                mean = (child.total + child.prior) / (child.visits + bias)
-            else:
-                mean = child.total / child.visits
-            score = mean + c * sqrt(log(child.avail) / child.visits)
+            score = child.total / child.visits + c * sqrt(log(child.avail) / child.visits)
             if score > best_score:
                 best_score = score
                 best = (key, child)

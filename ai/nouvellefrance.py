@@ -197,9 +197,6 @@ class StrongNouvelleFranceKnowledge(NouvelleFranceKnowledge):
     gain_storm_weight: float = 1.0
     #: Gain given to drawing a card in the ``draw`` phase (about a placement's gain).
     draw_gain: float = 3.0
-    #: Playouts pick the best of this many sampled placements by their gain (0: by
-    #: points now, as v1).
-    playout_gain_sample: int = 0
 
     def placement_gains(
         self, engine: Any, state: State, seat: int, actions: Sequence[Action]
@@ -208,8 +205,8 @@ class StrongNouvelleFranceKnowledge(NouvelleFranceKnowledge):
 
         Points now, plus the storm points of the piece's cubes for their colours'
         owners (``seat``'s own minus the mean of the others'), plus a character it
-        takes.  One ``observe`` (it lists every placement's landing level) and one
-        ``apply`` per placement: the evaluator's view per placement costs ~5x more.
+        takes.  One ``observe`` (it lists every placement's landing level) and no
+        ``apply``: applying each placement and reading the scores cost ~3.5x more.
         Other actions get ``draw_gain``.
         """
         rules = rules_for(engine, state, _PlacementRules)
@@ -301,22 +298,6 @@ class StrongNouvelleFranceKnowledge(NouvelleFranceKnowledge):
         gains = self.placement_gains(engine, state, seat, actions)
         return sorted(actions, key=lambda a: -gains[a])
 
-    def rollout_policy(
-        self, engine: Any, state: State, seat: int, actions: Sequence[Action], rng: random.Random
-    ) -> Action:
-        """As the base class; with ``playout_gain_sample`` placements by their gain."""
-        if self.playout_gain_sample <= 0 or actions[0][0] in ("huron", "skip_huron"):
-            return super().rollout_policy(engine, state, seat, actions, rng)
-        placing = [a for a in actions if a[0] in _PLACING]
-        if not placing:
-            return actions[rng.randrange(len(actions))]
-        if len(placing) < len(actions) and rng.random() < 0.5:
-            others = [a for a in actions if a[0] not in _PLACING]
-            return others[rng.randrange(len(others))]
-        sample = rng.sample(placing, min(self.playout_gain_sample, len(placing)))
-        gains = self.placement_gains(engine, state, seat, sample)
-        return max(sample, key=gains.__getitem__)
-
     #: Names of :meth:`features` (the learned evaluator's inputs, see :mod:`ai.learn`).
     feature_names: tuple[str, ...] = (
         "bias", "score", "next_storm", "later_storms", "characters", "allies_ready",
@@ -385,10 +366,6 @@ class StrongNouvelleFranceKnowledge(NouvelleFranceKnowledge):
                     for feats in self.features(engine, state)
                 ]
                 return softmax_values(predicted, self.learned_temperature)
-        return softmax_values(self._estimates(engine, state)[0], self.temperature)
-
-    def _estimates(self, engine: Any, state: State) -> tuple[list[float], dict]:
-        """The hand-set evaluator's score estimates per seat, and the view it read."""
         points = rules_for(engine, state, _symbol_points)
         movers = engine.to_move(state)
         view = engine.observe(state, movers[0] if movers else None)
@@ -413,45 +390,7 @@ class StrongNouvelleFranceKnowledge(NouvelleFranceKnowledge):
         for i, player in enumerate(view["players"]):
             ready = sum(1 for v in player["allies"].values() if v == "ready")
             estimates[i] += self.ally_weight * ready
-        return estimates, view
-
-    #: ``prior_value`` adds the best gain of the placement a turn is heading for.
-    prior_lookahead: bool = True
-
-    def prior_value(self, engine: Any, state: State, seat: int) -> float:
-        """``seat``'s value of ``state`` (just after a tree action) for progressive bias.
-
-        The evaluator's estimates, plus (``prior_lookahead``) the best gain the active
-        seat can still make this turn when it is about to place: over the placements
-        of the chosen copy, the copies of the chosen card, or the cards of the display.
-        Without it every card and copy would look alike (nothing is placed yet).
-        """
-        if engine.is_over(state) or self.learned:
-            return self.evaluate(engine, state)[seat]
-        estimates, view = self._estimates(engine, state)
-        if self.prior_lookahead and view["phase"] in ("card", "copy", "place"):
-            active = view["active"]
-            estimates[active] += self.best_turn_gain(engine, state, active, view["phase"])
-        return softmax_values(estimates, self.temperature)[seat]
-
-    def best_turn_gain(self, engine: Any, state: State, seat: int, phase: str) -> float:
-        """The best :meth:`placement_gains` ``seat`` can reach from a card/copy/place step."""
-        actions = engine.legal_actions(state, seat)
-        if not actions:
-            return 0.0
-        if phase == "place":
-            return max(self.placement_gains(engine, state, seat, actions).values())
-        if phase == "copy":
-            return max(
-                self.best_turn_gain(engine, engine.apply(state, seat, a), seat, "place")
-                for a in actions
-            )
-        if phase == "card" and actions[0][0] == "card":
-            return max(
-                self.best_turn_gain(engine, engine.apply(state, seat, a), seat, "copy")
-                for a in actions
-            )
-        return 0.0
+        return softmax_values(estimates, self.temperature)
 
 
 STRONG = StrongNouvelleFranceKnowledge()

@@ -265,23 +265,3 @@ def test_nouvellefrance_placement_gains_count_the_storm_points_a_piece_will_earn
             checked += 1
             nonzero += earned != [0] * players
     assert checked > 20 and nonzero > 10
-
-
-@pytest.mark.parametrize("game", GAMES)
-def test_progressive_bias_stays_legal_and_never_peeks(game):
-    """``prior_visits`` (off in every level) judges children on the sampled world only."""
-    import dataclasses
-
-    engine = load(game)
-    params = dataclasses.replace(ai.TUNED, prior_visits=5.0)
-    compared = 0
-    for index, (state, seat) in enumerate(positions(engine, 2, 6, seed=23)):
-        one = engine.determinize(state, seat, random.Random(1000 + index))
-        two = engine.determinize(state, seat, random.Random(2000 + index))
-        first = search(engine, one, seat, 25, seed=index, params=params).action
-        assert first in engine.legal_actions(state, seat)
-        if engine.state_to_json(one) == engine.state_to_json(two):
-            continue
-        compared += 1
-        assert first == search(engine, two, seat, 25, seed=index, params=params).action
-    assert compared >= 2
