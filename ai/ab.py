@@ -20,27 +20,20 @@ from typing import Any
 
 import ai
 
-from .arena import GameRecord, format_table, load_engine, play_game, seatings, tally
+from .arena import (
+    GameRecord,
+    _progress,
+    format_table,
+    load_engine,
+    parse_tuning,
+    play_game,
+    seatings,
+    tally,
+)
 from .ismcts import search
 from .knowledge import search_knowledge
 
-__all__ = ["main", "parse_tuning"]
-
-
-def parse_tuning(spec: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    """``SearchParams`` fields and knowledge attributes of a ``--tune``-style spec."""
-    fields: dict[str, Any] = {}
-    attrs: dict[str, Any] = {}
-    for item in filter(None, spec.split(",")):
-        name, _, raw = item.partition("=")
-        value: Any = None if raw == "None" else (
-            raw == "True" if raw in ("True", "False") else float(raw) if "." in raw else int(raw)
-        )
-        if name.startswith("k."):
-            attrs[name[2:]] = value
-        else:
-            fields[name] = value
-    return fields, attrs
+__all__ = ["main"]
 
 
 def main(argv: list[str] | None = None) -> list[GameRecord]:
@@ -91,12 +84,7 @@ def main(argv: list[str] | None = None) -> list[GameRecord]:
                     choosers=choosers,
                 )
                 records.append(record)
-                print(
-                    f"  {len(records)} games, {time.perf_counter() - started:.0f}s: seed "
-                    f"{record.seed} bots {','.join(record.bots)} shares {record.shares} "
-                    f"scores {record.scores}",
-                    file=sys.stderr, flush=True,
-                )
+                _progress(records, 2 * ((args.games + 1) // 2), started)
     finally:
         for name, value in defaults.items():
             setattr(knowledge, name, value)

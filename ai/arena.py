@@ -283,6 +283,23 @@ def scale_levels(scale: float) -> None:
         LEVELS_V1[key] = (max(1, round(iterations * scale)), guard)
 
 
+def parse_tuning(spec: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The ``SearchParams`` fields and the knowledge attributes (``k.NAME``) of a
+    ``--tune`` spec such as ``rollout_depth=8,k.learned=True``."""
+    fields: dict[str, Any] = {}
+    attrs: dict[str, Any] = {}
+    for item in filter(None, spec.split(",")):
+        name, _, raw = item.partition("=")
+        value: Any = None if raw == "None" else (
+            raw == "True" if raw in ("True", "False") else float(raw) if "." in raw else int(raw)
+        )
+        if name.startswith("k."):
+            attrs[name[2:]] = value
+        else:
+            fields[name] = value
+    return fields, attrs
+
+
 def apply_tuning(engine: Any, spec: str) -> None:
     """Set sweep values on every new level's params and on the game's search knowledge."""
     import dataclasses
@@ -291,17 +308,10 @@ def apply_tuning(engine: Any, spec: str) -> None:
 
     from .knowledge import search_knowledge
 
-    fields: dict[str, Any] = {}
+    fields, attrs = parse_tuning(spec)
     knowledge = search_knowledge(engine)
-    for item in filter(None, spec.split(",")):
-        name, _, raw = item.partition("=")
-        value: Any = None if raw == "None" else (
-            raw == "True" if raw in ("True", "False") else float(raw) if "." in raw else int(raw)
-        )
-        if name.startswith("k."):
-            setattr(knowledge, name[2:], value)
-        else:
-            fields[name] = value
+    for name, value in attrs.items():
+        setattr(knowledge, name, value)
     if fields:
         ai.LEVELS = {
             key: dataclasses.replace(lv, params=dataclasses.replace(lv.params, **fields))
