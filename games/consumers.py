@@ -267,7 +267,8 @@ class GameConsumer(_ViewerConsumer):
                 kind = f"user{self.user.pk}-{token_digest(self.csrf)}"
             key = (self.game_id, "chat", event.get("hint"), kind, self.language)
 
-            fragments = await fragment_cache.get(key, lambda: run_render(self._render_chat))
+            fragments = await fragment_cache.get(key, lambda: run_render(self._render_chat),
+                                                 "chat")
         except Exception:
             logger.warning("socket push failed: closing with %d", CLOSE_LAYER_FAILED,
                            exc_info=True)

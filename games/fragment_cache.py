@@ -211,14 +211,11 @@ class SharedRenders:
             self.clients[id(loop)] = (loop, client)
         return client
 
-    @staticmethod
-    def wait_kind(key: tuple) -> str:
-        """Which renders take about as long: a chat's (``(game, "chat", ...)``) or a board's."""
-        return "chat" if len(key) > 1 and key[1] == "chat" else "board"
-
-    async def get(self, key: tuple, render: Callable[[], Awaitable[str | None]]) -> str | None:
+    async def get(self, key: tuple, render: Callable[[], Awaitable[str | None]],
+                  kind: str = "board") -> str | None:
         """The HTML for ``key``: rendered here if this process wins the lock, else the
-        other process's (rendered here after all when Redis fails or is too slow)."""
+        other process's (rendered here after all when Redis fails or is too slow).
+        ``kind``: renders of one kind take about as long (its waits are learnt apart)."""
         client = self._client()
         if client is None:
             return await render()
@@ -235,8 +232,7 @@ class SharedRenders:
                 return html
             if value is not None:  # stored before this process saw the hint
                 return None if value == b"\0" else value.decode()
-            wait_kind = self.wait_kind(key)
-            recent = self.recent_waits.get(wait_kind, 0.0)
+            recent = self.recent_waits.get(kind, 0.0)
             started = time.monotonic()
             deadline = started + self.WAIT_SECONDS
             await asyncio.sleep(min(recent * self.FIRST_SLEEP_SHARE, self.FIRST_SLEEP_MAX))
@@ -244,7 +240,7 @@ class SharedRenders:
                 value = await client.get(name)
                 if value is not None:
                     waited = time.monotonic() - started
-                    self.recent_waits[wait_kind] = recent + (waited - recent) / 8
+                    self.recent_waits[kind] = recent + (waited - recent) / 8
                     return None if value == b"\0" else value.decode()
                 await asyncio.sleep(self.POLL_SECONDS)
         except Exception:  # Redis down or slow: render here (the sockets close soon anyway)
@@ -264,9 +260,10 @@ class FragmentCache:
         self.inflight: dict[tuple, asyncio.Future] = {}
         self.renders = 0  # for tests and the load command: how many real renders
 
-    async def get(self, key: tuple,
-                  render: Callable[[], Awaitable[str | None]]) -> list[Fragment] | None:
-        """The fragments for ``key``; ``render()`` runs once however many sockets ask."""
+    async def get(self, key: tuple, render: Callable[[], Awaitable[str | None]],
+                  kind: str = "board") -> list[Fragment] | None:
+        """The fragments for ``key``; ``render()`` runs once however many sockets ask
+        (``kind``: "board" or "chat", see :meth:`SharedRenders.get`)."""
         if key in self.entries:
             self.entries.move_to_end(key)
             return self.entries[key]
@@ -276,7 +273,7 @@ class FragmentCache:
         future = asyncio.get_running_loop().create_future()
         self.inflight[key] = future
         try:
-            html = await shared.get(key, self._counted(render))
+            html = await shared.get(key, self._counted(render), kind)
             fragments = None if html is None else split_fragments(html)
         except BaseException as exc:
             future.set_exception(exc)
