@@ -27,7 +27,7 @@ seconds and prints:
 The offered load: a person thinks before each action.  ``--think`` is the mean of an
 exponential think time (many quick clicks, a few long ponders; ``--think-fixed`` for a
 constant), 8 s by default: a brisk player.  A turn of New Haven is three to six actions
-(draw from the bag or the market, place the tile, build, end the turn), so 8 s an action is
+(the harvest, the builds, the end of the turn), so 8 s an action is
 half a minute a turn, the pace of a live table on a board-game site; a person reads what
 the AI did before each turn, too.  At 100 tables that offers at most 12.5 people's actions a
 second, plus the AI's replies (``--level random`` answers at once, quicker than any real
