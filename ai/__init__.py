@@ -31,7 +31,7 @@ pre-issue-13 AI is kept as the arena's ``*-v1`` bots (:mod:`ai.frozen_v1`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .bots import greedy_action, random_action
@@ -78,8 +78,8 @@ class Level:
 TUNED = SearchParams(world_reuse=None, macro=True, public_keys=True)
 
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", 150, 0.5, TUNED),
-    "normal": Level("normal", 800, 0.85, TUNED),
+    "easy": Level("easy", 150, 0.5, replace(TUNED, error_rate=0.5)),
+    "normal": Level("normal", 800, 0.85, replace(TUNED, error_rate=0.3)),
     "hard": Level("hard", 3000, 2.7, TUNED),
 }
 #: Every level name ``choose_action`` accepts.

@@ -63,6 +63,12 @@ class SearchParams:
     macro: bool = False
     #: Key other seats' tree actions by the knowledge's ``action_keys`` (what is visible).
     public_keys: bool = False
+    #: A weaker level's skill: with this probability the final choice is not the most
+    #: visited root action but one of the other searched ones whose value is within
+    #: ``error_margin`` of it, drawn in proportion to their visits: it errs towards
+    #: moves the search found nearly as good, never throws away a clear win.
+    error_rate: float = 0.0
+    error_margin: float = 0.1
 
 
 @dataclass
@@ -110,8 +116,9 @@ def search(
     """Search ``iterations`` times (or until ``time_limit`` seconds) and pick a move.
 
     The chosen move is the most visited root action among those legal in the
-    real state.  The same seed and an iteration budget (not the clock) ending
-    the search give the same result.
+    real state (a level with an ``error_rate`` sometimes takes another searched
+    one).  The same seed and an iteration budget (not the clock) ending the
+    search give the same result.
     """
     knowledge = knowledge or search_knowledge(engine)
     params = params or SearchParams()
@@ -150,7 +157,22 @@ def search(
     best = stats[0].action if stats and stats[0].visits else (
         knowledge.order_actions(engine, state, seat, real_actions)[0]
     )
+    if params.error_rate > 0 and stats and stats[0].visits:
+        floor = stats[0].value - params.error_margin
+        close = [s for s in stats[1:] if s.visits and s.value >= floor]
+        if close and rng.random() < params.error_rate:
+            best = _sample_by_visits(close, rng)
     return SearchResult(best, stats, done, time.perf_counter() - started)
+
+
+def _sample_by_visits(stats: Sequence[ActionStats], rng: random.Random) -> Action:
+    """One of ``stats``' searched actions (most visited first), in proportion to visits."""
+    pick = rng.random() * sum(s.visits for s in stats)
+    for stat in stats:
+        pick -= stat.visits
+        if pick < 0:
+            return stat.action
+    return stats[0].action
 
 
 def _candidates(
