@@ -11,13 +11,18 @@ Levels (see :data:`LEVELS`): ``random`` and ``greedy`` baselines, and ISMCTS at
 When the budget ends the search a seed replays the same decisions; on a slow
 or busy machine the guard ends it first.
 
-=======  ==========  =====================  =========
-level    iterations  nouvellefrance (×0.5)  guard (s)
-=======  ==========  =====================  =========
-easy     150         75                     0.5
-normal   800         400                    0.85
-hard     3000        1500                   2.7
-=======  ==========  =====================  =========
+=======  ==========  =====================  =========  ==========
+level    iterations  nouvellefrance (×0.5)  guard (s)  error rate
+=======  ==========  =====================  =========  ==========
+easy     150         75                     0.5        0.5
+normal   800         400                    0.85       0.3
+hard     3000        1500                   2.7        0
+=======  ==========  =====================  =========  ==========
+
+The error rate is the level's skill (``SearchParams.error_rate``): that share of
+its decisions takes another move the search found nearly as good (within 0.1 of
+a win) instead of the best.  New Haven's search settles its move within a few
+hundred iterations, so budgets alone did not separate the levels.
 
 The guards keep the answer-time promise (normal <= 1 s, hard <= 3 s per
 decision on one core, ``python -m ai.bench``); on a slow or busy machine they,

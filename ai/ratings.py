@@ -233,7 +233,8 @@ def fit(
 
 
 #: The site's levels, weakest first: their ratings may not invert (see :func:`monotone`).
-LADDER = ("random", "easy", "normal", "hard")
+#: ``greedy`` sits below ``easy``, which beats it in the arena in both games.
+LADDER = ("random", "greedy", "easy", "normal", "hard")
 
 
 def monotone(table: dict[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:

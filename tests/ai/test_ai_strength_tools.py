@@ -277,5 +277,8 @@ def test_batch_fit_is_order_free_and_keeps_the_ladder_order():
                       "normal": (30.0, 3.0), "hard": (28.0, 6.0), "greedy": (25.0, 5.0)})
     pooled = (30 / 9 + 28 / 36) / (1 / 9 + 1 / 36)  # weighted by 1/sigma^2
     assert table["normal"][0] == table["hard"][0] == pytest.approx(pooled)
-    assert table["hard"][1] == 6.0 and table["easy"] == (20.0, 4.0)
-    assert table["greedy"] == (25.0, 5.0)
+    assert table["hard"][1] == 6.0 and table["random"] == (10.0, 5.0)
+    # greedy sits below easy on the ladder: an inverted fit pools the two
+    pooled = (25 / 25 + 20 / 16) / (1 / 25 + 1 / 16)
+    assert table["greedy"] == (pytest.approx(pooled), 5.0)
+    assert table["easy"] == (pytest.approx(pooled), 4.0)
