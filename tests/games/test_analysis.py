@@ -279,6 +279,35 @@ def test_panel_progress_part_while_running(finished: Game, ann: Any, client: Any
     assert 'data-status="queued"' in part and 'hx-trigger="every 5s"' in part
 
 
+def test_the_graph_has_one_click_target_per_step_titled_with_its_mark() -> None:
+    """Lines, dots and diamonds only draw; the step bands are the top layer and the only
+    links (a dot over a band used to take the click meant for the band)."""
+    from xml.etree import ElementTree
+
+    from games.analysis_graph import win_graph
+
+    moves = [{"seat": 0, "step": 0, "win": [0.6, 0.4]},
+             {"seat": 1, "step": 1, "win": [0.8, 0.2], "mark": "blunder", "loss": 0.23},
+             {"seat": 0, "step": 2, "win": [0.7, 0.3], "chance": True, "luck": [0.05, -0.05]}]
+    html = str(win_graph(moves, num_players=2, total=3, names=["Ann", "Bob"],
+                         link=lambda k: f"?step={k}", current=2))
+    root = ElementTree.fromstring(html)
+    layers = list(root)
+    assert layers[-1].get("class") == "graph-steps"  # drawn last: on top
+    for layer in layers[:-1]:
+        assert layer.get("pointer-events") == "none"
+    links = root.findall(".//a")
+    assert [a.get("data-step") for a in links] == ["0", "1", "2", "3"]
+    assert all(a.get("class") == "graph-step" for a in links)
+    mark = root.find(".//*[@data-mark]")
+    assert mark is not None and mark.tag == "circle"
+    assert mark.get("class") == "graph-mark mark-blunder" and mark.get("data-step") == "2"
+    titles = {a.get("data-step"): a.findtext("title") for a in links}
+    assert titles == {"0": "Start", "1": "Move 1", "2": "Move 2, Bob: blunder (23% lost)",
+                      "3": "Move 3, Ann drew: luck +5%"}
+    assert root.find(".//*[@class='graph-current']") is not None
+
+
 # --- the replay page's slot ---------------------------------------------------------------
 
 
