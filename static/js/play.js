@@ -2,7 +2,8 @@
  *
  * - Focus: elements carry a stable data-focus key.  When a swap removes the focused element,
  *   focus goes to the element with the same key in the new fragments (the "Place" button of
- *   a tile becomes its "Rotate" button), else to the fragment's [data-autofocus] element.
+ *   a tile becomes its "Rotate" button), else to the fragment's [data-autofocus] element,
+ *   right after the update's last fragment is in.
  * - Reveal: after a pick, the part that now needs the player ([data-reveal], e.g. the
  *   placement bar above the board) is scrolled into view when it is off screen.
  * - Order: an HTTP response older than what the page shows, or overtaken by a later request
@@ -106,6 +107,17 @@
     }
     if (!timer) timer = setTimeout(settle, 0);
   });
+
+  // Put the focus back as soon as the whole update is in (every fragment of a response or
+  // a socket message), in the same task: a key pressed before a timer ran would go to the
+  // body.  The timer stays for swaps that end without either event.
+  function settleNow() {
+    if (!timer) return;
+    clearTimeout(timer);
+    settle();
+  }
+  document.addEventListener("htmx:afterSettle", settleNow);
+  document.addEventListener("htmx:wsAfterMessage", settleNow);
 
   document.addEventListener("click", function (evt) {
     var button = evt.target.closest ? evt.target.closest("[data-copy]") : null;

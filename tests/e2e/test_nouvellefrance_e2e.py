@@ -216,6 +216,10 @@ def test_keyboard_only_and_phone_placement(browser, live_url, short_variant, scr
     page.set_default_timeout(TIMEOUT)
     sign_up(page, live_url, "nfk_e2e")
     new_table(page, short_variant, ["ai-random"])
+    # Every action goes through htmx: the page never loads again (an Enter on a button
+    # htmx had not wired up yet sent its form the plain way, and the focus was lost).
+    loads = []
+    page.on("load", lambda p: loads.append(p.url))
     placed = False
     for _step in range(40):
         wait_my_turn(page)
@@ -253,6 +257,7 @@ def test_keyboard_only_and_phone_placement(browser, live_url, short_variant, scr
         if my_turn(page):  # the next decision is mine too: the focus is not lost
             assert active_matches(page, "#nf-prompt, [data-focus]")
     assert placed, "no piece was placed with the keyboard"
+    assert not loads, f"the page loaded again: {loads}"
     assert "nfk_e2e placed the" in page.inner_text("#game-log")
     ctx.close()
 
