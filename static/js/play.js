@@ -5,7 +5,8 @@
  *   a tile becomes its "Rotate" button), else to the fragment's [data-autofocus] element,
  *   right after the update's last fragment is in.
  * - Reveal: after a pick, the part that now needs the player ([data-reveal], e.g. the
- *   placement bar above the board) is scrolled into view when it is off screen.
+ *   placement bar above the board) is scrolled into view when it is off screen; not after
+ *   the page's own refetch, nor once the player has touched the page since the pick.
  * - Order: an HTTP response older than what the page shows, or overtaken by a later request
  *   of the player, is not swapped in; log rows already shown are not appended twice
  *   (socket pushes and responses may cross).
@@ -71,6 +72,9 @@
     if (!(evt.target.closest && evt.target.closest("a, button, input, select, textarea, [tabindex]"))) {
       inPlay = false;
     }
+    // Whatever they touch now (a spot on the board) is where they are: an answer still on
+    // its way must not scroll the page to the part it reveals.
+    picked = false;
   });
 
   var issued = 0; // requests sent; a response to an older one than the last is dropped
@@ -82,7 +86,10 @@
 
   document.addEventListener("htmx:beforeRequest", function (evt) {
     if (fromChat(evt)) return; // the chat is not a move: it neither orders nor reveals
-    picked = true;
+    // The page's own refetch (colonia.js, after a gap or a reconnect: its source is the
+    // root) is no pick of the player's: it does not reveal anything either.
+    var elt = evt.detail && evt.detail.elt;
+    if (!(elt && elt.id === "play-root")) picked = true;
     if (evt.detail.xhr) evt.detail.xhr.coloniaSeq = ++issued;
   });
 

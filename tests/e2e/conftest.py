@@ -190,7 +190,12 @@ def screenshot():
     def take(page, name: str) -> Path:
         SHOTS.mkdir(parents=True, exist_ok=True)
         path = SHOTS / f"{name}.png"
+        # A full-page shot resizes the view for a moment; in a phone's emulation the page
+        # comes back scrolled elsewhere (a spot measured before it was then off screen),
+        # so the shot puts the scroll back where it was: taking it changes nothing.
+        where = page.evaluate("() => [window.scrollX, window.scrollY]")
         page.screenshot(path=str(path), full_page=True)
+        page.evaluate("([x, y]) => window.scrollTo(x, y)", where)
         return path
 
     return take

@@ -282,12 +282,22 @@ def test_keyboard_only_and_phone_placement(browser, live_url, short_variant, scr
     page.wait_for_selector("svg.nf-site .cubes .ghost-cube")
     screenshot(page, "e2e-nf-phone-ghost")
     assert not page.evaluate("() => document.querySelector('#nf-turn button[disabled]')")
-    old = version(page)
-    # Showing the ghost may move the page (the prompt comes into view): the chosen spot
-    # can end up above the screen, where a tap lands on nothing, as a thumb's would.
     chosen = page.locator("svg.nf-site .spot.on")
-    chosen.scroll_into_view_if_needed()
+    key = chosen.get_attribute("data-spot")
+    assert key == spot.get_attribute("data-spot")
+    # An update now (the page's own refetch, as colonia.js sends after a reconnect) keeps
+    # the page where the thumb is and the piece at the tapped spot: it used to scroll to
+    # the placement bar, and the second tap landed on nothing.
+    page.evaluate("() => { document.getElementById('nf-sites').dataset.old = '1';"
+                  " const r = document.getElementById('play-root');"
+                  " htmx.ajax('GET', r.dataset.fragmentsUrl + location.search,"
+                  " {swap: 'none', source: r}); }")
+    page.wait_for_function("() => !document.querySelector('#nf-sites[data-old]')")
+    assert chosen.get_attribute("data-spot") == key
     box = chosen.bounding_box()
+    moved = box["y"] + box["height"] / 2 - y
+    assert abs(moved) < 2, f"the page moved: the tapped spot is {moved:.0f}px away"
+    old = version(page)
     page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     wait_version_above(page, old)
     assert "nfp_e2e placed the" in page.inner_text("#game-log")

@@ -8,7 +8,8 @@
  * presses that spot's button (the page's form, so nothing here is needed to play).  On a
  * touch screen the first tap shows the ghost and a second tap on the same spot places it.
  * Focusing or hovering a button of the list shows its ghost too.  Fragments are replaced on
- * every update, so everything is delegated from the document.
+ * every update, so everything is delegated from the document, and a ghost shown before an
+ * update shows again after it at the same spot if it is still offered.
  */
 (function () {
   "use strict";
@@ -125,9 +126,19 @@
   document.addEventListener("focusin", fromButton);
   document.addEventListener("mouseover", fromButton);
 
-  // A swap replaces the drawings: what was shown is gone.
+  // A swap replaces the drawings (and the list): the piece shows again at the same spot
+  // when the new drawings still offer it, so that an update (often the answer to the
+  // player's own last move, after the socket had shown it) does not undo a first tap.
   document.addEventListener("htmx:oobAfterSwap", function () {
-    if (shown && !document.contains(shown)) shown = null;
+    if (!shown) return;
+    if (document.contains(shown)) {
+      var button = buttonOf(shown); // the list may have been swapped on its own
+      if (button) button.classList.add("ghosted");
+      return;
+    }
+    var key = shown.getAttribute("data-spot");
+    shown = null;
+    show(document.querySelector('svg.nf-site .spot[data-spot="' + CSS.escape(key) + '"]'));
   });
 })();
 
