@@ -166,13 +166,8 @@ def search(
 
 
 def _sample_by_visits(stats: Sequence[ActionStats], rng: random.Random) -> Action:
-    """One of ``stats``' searched actions (most visited first), in proportion to visits."""
-    pick = rng.random() * sum(s.visits for s in stats)
-    for stat in stats:
-        pick -= stat.visits
-        if pick < 0:
-            return stat.action
-    return stats[0].action
+    """One of ``stats``' actions, drawn in proportion to their visits."""
+    return rng.choices([s.action for s in stats], weights=[s.visits for s in stats])[0]
 
 
 def _candidates(
