@@ -19,6 +19,8 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from games import catalogue
+
 Action = Any
 State = Any
 
@@ -123,11 +125,12 @@ class GenericKnowledge:
         return softmax_values(engine.scores(state), self.temperature)
 
 
-# engine name -> module defining ``KNOWLEDGE``; imported lazily like the engines.
-_MODULES: dict[str, str] = {
-    "newhaven": "ai.newhaven",
-    "nouvellefrance": "ai.nouvellefrance",
-}
+def _module(name: Any) -> str | None:
+    """The module defining the ``KNOWLEDGE`` of the game ``name`` (``games.catalogue``)."""
+    entry = catalogue.entry(name)
+    return entry.knowledge if entry is not None else None
+
+
 _REGISTRY: dict[str, GameKnowledge] = {}
 _GENERIC = GenericKnowledge()
 
@@ -142,7 +145,7 @@ def get_knowledge(engine: Any) -> GameKnowledge:
     name = getattr(engine, "name", None)
     if name in _REGISTRY:
         return _REGISTRY[name]
-    module = _MODULES.get(name) if isinstance(name, str) else None
+    module = _module(name)
     if module is not None:
         knowledge = import_module(module).KNOWLEDGE
         _REGISTRY[name] = knowledge
@@ -158,7 +161,7 @@ def search_knowledge(engine: Any) -> GameKnowledge:
     """
     knowledge = get_knowledge(engine)
     name = getattr(engine, "name", None)
-    module = _MODULES.get(name) if isinstance(name, str) else None
+    module = _module(name)
     if module is None or _REGISTRY.get(name) is not import_module(module).KNOWLEDGE:
         return knowledge
     return getattr(import_module(module), "STRONG", knowledge)

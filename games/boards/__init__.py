@@ -1,6 +1,6 @@
 """The per-game board layer: how each game looks in the browser and how a player picks actions.
 
-A *board* is registered once per game (by the engine's name).  The generic play page, the
+Each game's board is named by its entry in ``games.catalogue``.  The generic play page, the
 socket consumer, the lobby and the replay page ask :func:`get_board` for it and never name a
 game.  A board turns one :class:`Scene` (one viewer's ``observe`` of one moment, the
 variant's rule data, the viewer's legal actions and what they have picked so far) into a
@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+from games import catalogue
+
 __all__ = [
     "Board",
     "Choice",
@@ -34,46 +36,23 @@ __all__ = [
     "board_names",
     "default_event_text",
     "get_board",
-    "register_board",
-    "unregister_board",
 ]
 
-# name -> module that defines ``BOARD``; imported lazily, like the engines.
-_BOARDS: dict[str, str] = {
-    "newhaven": "games.boards.newhaven",
-    "nouvellefrance": "games.boards.nouvellefrance",
-}
-
-
 def board_names() -> list[str]:
-    """The names of every registered board, sorted."""
-    return sorted(_BOARDS)
-
-
-def register_board(name: str, module_path: str) -> None:
-    """Register (or replace) the board defined as ``BOARD`` in ``module_path``.
-
-    ``name`` is the engine's name (``engine.name``).  The shipped boards are registered
-    above; tests and plug-in games call this once at start-up, next to
-    ``games.engines.register_engine``, and nothing else in the project changes.
-    """
-    _BOARDS[name] = module_path
-    get_board.cache_clear()
-
-
-def unregister_board(name: str) -> None:
-    """Forget a registered board (tests clean up with this)."""
-    _BOARDS.pop(name, None)
-    get_board.cache_clear()
+    """The names of every game with a board in the catalogue, sorted."""
+    return [name for name in catalogue.game_names() if catalogue.entry(name).board]
 
 
 @cache
 def get_board(name: str) -> Board | None:
-    """The board registered for the game ``name``; ``None`` when the browser cannot draw it."""
-    module_path = _BOARDS.get(name) if isinstance(name, str) else None
-    if module_path is None:
+    """The board of the game ``name``; ``None`` when the browser cannot draw it."""
+    game = catalogue.entry(name)
+    if game is None or not game.board:
         return None
-    return import_module(module_path).BOARD
+    return import_module(game.board).BOARD
+
+
+catalogue.on_change(get_board.cache_clear)
 
 
 # --- what a board is given ----------------------------------------------------------------

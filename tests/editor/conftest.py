@@ -12,8 +12,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-import games.engines as engines_registry
-from games.editor import widgets as editor_registry
+from games.catalogue import GameEntry, register_game, unregister_game
 
 TOY_MODULE = "colonia_tests_toyengine"
 HERE = Path(__file__).parent
@@ -34,12 +33,9 @@ def _load(name: str, filename: str) -> Any:
 def toy(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     """The toy engine registered as "toygame" (no visual editors of its own)."""
     module = _load(TOY_MODULE, "toyengine.py")
-    monkeypatch.setitem(engines_registry._ENGINES, module.NAME, TOY_MODULE)
-    engines_registry.get_engine.cache_clear()
-    editor_registry.widgets_for.cache_clear()
+    register_game(GameEntry(module.NAME, engine=TOY_MODULE))
     yield module.ENGINE
-    engines_registry.get_engine.cache_clear()
-    editor_registry.widgets_for.cache_clear()
+    unregister_game(module.NAME)
 
 
 @pytest.fixture

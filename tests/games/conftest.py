@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-import games.engines as engines_registry
+from games.catalogue import GameEntry, register_game, unregister_game
 from games.models import Variant
 
 FAKE_MODULE = "colonia_tests_fakegame"
@@ -34,10 +34,9 @@ def _load_fake_module() -> Any:
 def fake_engine(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     """Register the toy engine as "fakegame" for this test."""
     module = _load_fake_module()
-    monkeypatch.setitem(engines_registry._ENGINES, module.NAME, FAKE_MODULE)
-    engines_registry.get_engine.cache_clear()
+    register_game(GameEntry(module.NAME, engine=FAKE_MODULE))
     yield module.ENGINE
-    engines_registry.get_engine.cache_clear()
+    unregister_game(module.NAME)
 
 
 def _load_placegame() -> Any:

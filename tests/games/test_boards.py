@@ -11,8 +11,9 @@ from django.urls import reverse
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.boards import Choice, Pick, get_board, register_board, unregister_board
+from games.boards import Choice, Pick, get_board
 from games.boards.svg import el, markup, svg
+from games.catalogue import GameEntry, register_game, unregister_game
 from games.models import Game
 from games.selectors import legal_actions_json
 from games.services import create_game, submit_action
@@ -30,11 +31,12 @@ def test_registry_knows_the_shipped_boards_and_nothing_else():
 
 
 def test_register_and_unregister_a_board():
-    register_board("newhaven-copy", "games.boards.newhaven")
+    register_game(GameEntry("newhaven-copy", engine="games.engines.newhaven",
+                            board="games.boards.newhaven"))
     try:
         assert get_board("newhaven-copy") is get_board("newhaven")
     finally:
-        unregister_board("newhaven-copy")
+        unregister_game("newhaven-copy")
     assert get_board("newhaven-copy") is None
 
 
@@ -141,18 +143,16 @@ def test_choices_and_picks_serialise_their_state():
 GENERIC = [
     "games/views.py", "games/play.py", "games/consumers.py", "games/apis.py",
     "games/api_urls.py", "games/urls.py", "games/summaries.py", "games/selectors.py",
-    # (games/boards/__init__.py is the registry: it lists the shipped boards, as the
-    # engines' registry lists the engines.)
     "games/services.py", "games/tasks.py", "games/boards/loader.py", "games/boards/svg.py",
     "accounts/views.py", "static/js/colonia.js", "static/js/play.js",
     "static/css/colonia.css",
 ]
 
 
-#: Registries and catalogues that list the shipped games on purpose.
+#: The modules that list the shipped games on purpose.
 REGISTRIES = {
+    "games/catalogue.py",  # the one entry per game: engine, board, editor widgets, AI
     "games/data_texts.py",  # the engines' schema texts, generated for translation
-    "games/editor/widgets.py",  # the editor's per-game widget registry
 }
 
 
