@@ -7,6 +7,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
+from accounts.services import RESERVED_USERNAMES
+
 
 class SignUpForm(UserCreationForm):
     """Username, password (twice, Django's validators) and an optional e-mail address."""
@@ -23,8 +25,6 @@ class SignUpForm(UserCreationForm):
 
     def clean_username(self) -> str:
         """Django's checks, and no name that is also an account page (``/accounts/login/``)."""
-        from games.services import RESERVED_USERNAMES
-
         username = super().clean_username()
         if username and username.lower() in RESERVED_USERNAMES:
             raise forms.ValidationError(_("This username is reserved."), code="reserved")

@@ -10,8 +10,8 @@ from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
 from django.middleware.gzip import GZipMiddleware
 
+from common.api.errors import backend_unavailable
 from config.error_views import bad_request, service_unavailable
-from games.api_errors import backend_unavailable
 
 logger = logging.getLogger(__name__)
 

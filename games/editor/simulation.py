@@ -158,3 +158,5 @@ def final_report(by_players: dict[str, dict], *, games: int, bots: Sequence[str]
         "errors": errors,
         "by_players": by_players,
     }
+
+
