@@ -14,6 +14,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from common.jsonpaths import PathKey, group_problems
 from games.editor.schemaform import (
     FieldError,
     Node,
@@ -25,7 +26,6 @@ from games.editor.schemaform import (
 )
 from games.editor.widgets import widgets_for
 from games.models import AI_LEVEL_CHOICES
-from games.variants.paths import PathKey, group_problems
 from games.variants.services import engine_of, has_name_field, problems_of
 
 #: Form names that are not variant data (buttons, settings of other forms).

@@ -14,7 +14,7 @@ from typing import Any
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from games.variants.jsondata import Change, short
+from common.jsondata import Change, short
 
 # --- histograms ----------------------------------------------------------------------------------
 

@@ -33,8 +33,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from common.jsonpaths import Path, PathKey, format_path, key_of
 from games.data_texts import data_gettext, humanize
-from games.variants.paths import Path, PathKey, format_path, key_of
 
 #: Upper bound on the items of one submitted list (a form never has more).
 MAX_ITEMS = 500

@@ -7,9 +7,9 @@ from typing import Any
 
 from django.db.models import Count, Prefetch, QuerySet
 
+from common.jsondata import digest
 from games.engines import engine_names, get_engine
 from games.models import Game, Simulation, Variant, VariantChange, VariantVersion
-from games.variants.jsondata import digest
 from games.variants.selectors import current_version, draft_of
 from games.variants.services import engine_of, problems_of
 

@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import ai
+from common.jsondata import diff, digest
 from games.editor import tasks
 from games.editor.errors import (
     DraftExists,
@@ -30,7 +31,6 @@ from games.editor.errors import (
 from games.editor.simulation import player_counts
 from games.models import Simulation, Variant, VariantChange, VariantVersion
 from games.variants.errors import NoDraft, NotPublished, VariantDataInvalid
-from games.variants.jsondata import diff, digest
 from games.variants.selectors import current_version, draft_of
 from games.variants.services import (
     check_name,

@@ -24,6 +24,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from common.jsondata import diff, digest
 from games.core.errors import GameServiceError
 from games.editor import selectors, services
 from games.editor.forms import CloneForm, ImportForm, NewVariantForm, SimulationForm, VariantEditor
@@ -33,7 +34,6 @@ from games.engines import engine_names, get_engine
 from games.models import Simulation, Variant, VariantVersion
 from games.variants import selectors as variant_selectors
 from games.variants import services as variants
-from games.variants.jsondata import diff, digest
 
 View = Callable[..., HttpResponse]
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
+from common.jsonpaths import PathKey, group_problems, problem_label, split_problem
 from games.core.errors import GameServiceError
-from games.variants.paths import PathKey, group_problems, problem_label, split_problem
 
 
 class VariantDataInvalid(GameServiceError):

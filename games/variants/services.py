@@ -21,6 +21,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from common.jsondata import Change, canonical, diff, digest
 from games.engines import Engine, InvalidVariant, engine_names, get_engine
 from games.models import Variant, VariantChange, VariantVersion
 from games.variants.errors import (
@@ -32,7 +33,6 @@ from games.variants.errors import (
     VariantNameInvalid,
     VariantNameTaken,
 )
-from games.variants.jsondata import Change, canonical, diff, digest
 from games.variants.selectors import EXPORT_FORMAT, current_version, draft_of
 
 logger = logging.getLogger(__name__)

@@ -10,10 +10,10 @@ import pytest
 from django.template.loader import render_to_string
 from formdata import form_fields, form_post
 
+from common.jsondata import diff
 from games.editor.forms import VariantEditor
 from games.editor.schemaform import Invalid
 from games.engines import get_engine
-from games.variants.jsondata import diff
 
 
 def draw(editor: VariantEditor, data: Any, errors: dict | None = None) -> str:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.variants.jsondata import canonical, diff, digest
-from games.variants.paths import format_path, group_problems, parse_path, split_problem
+from common.jsondata import canonical, diff, digest
+from common.jsonpaths import format_path, group_problems, parse_path, split_problem
 
 
 @pytest.mark.parametrize(

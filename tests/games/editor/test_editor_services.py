@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from django.db import IntegrityError, transaction
 
+from common.jsondata import digest
 from games.core.errors import GameServiceError, VariantUnavailable
 from games.editor import services, simulation, tasks
 from games.editor.errors import (
@@ -31,7 +32,6 @@ from games.tables.services import create_game
 from games.variants import selectors as variant_selectors
 from games.variants import services as variants
 from games.variants.errors import NoDraft, VariantDataInvalid, VariantNameTaken
-from games.variants.jsondata import digest
 from games.variants.selectors import active_variants
 from games.variants.services import save_variant
 

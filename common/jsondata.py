@@ -8,7 +8,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from games.variants.paths import Path, format_path
+from common.jsonpaths import Path, format_path
 
 #: Values longer than this (as compact JSON) are shortened in diffs and the change log.
 SHORT = 120
