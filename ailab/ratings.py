@@ -1,61 +1,40 @@
-"""OpenSkill ratings of the AI levels, measured in the arena and stored as data.
+"""Fitting the OpenSkill ratings of the AI levels that ``ai/ratings.json`` stores.
 
-``level_rating(game, level) -> (mu, sigma)`` reads ``ai/ratings.json``; the site's
-ratings use it to place AI seats on the players' scale.  The numbers come from
-arena games and the Weng–Lin Plackett–Luce model that OpenSkill implements
-(default mu 25, sigma 25/3): either a fresh seat-swapped round robin rated game
-by game (``python -m ai.ratings --game newhaven --games 40 --scale 0.1``) or
-the progress logs of arena runs already played, fitted all at once (order-free,
-:func:`fit`) and kept in ladder order (:func:`monotone`): ``python -m ai.ratings
---game newhaven --from-logs run1.err run2.err --write``.  The file records the
-command, the budgets and whether the numbers are provisional.
-Pure standard library: the update is the model's few lines, not a dependency.
+The runtime lookup, ``ai.level_rating(game, level) -> (mu, sigma)``, lives in
+:mod:`ai.ratings`; this module measures the numbers.  They come from arena games and
+the Weng–Lin Plackett–Luce model that OpenSkill implements (default mu 25, sigma 25/3):
+either a fresh seat-swapped round robin rated game by game (``python -m ailab.ratings
+--game newhaven --games 40 --scale 0.1``) or the progress logs of arena runs already
+played, fitted all at once (order-free, :func:`fit`) and kept in ladder order
+(:func:`monotone`): ``python -m ailab.ratings --game newhaven --from-logs run1.err
+run2.err --write``.  The file records the command, the budgets and whether the numbers
+are provisional.  Pure standard library: the update is the model's few lines, not a
+dependency.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import itertools
 import json
 import math
 import re
+import sys
 import time
-from functools import cache
 from pathlib import Path
 
-__all__ = ["MU", "SIGMA", "fit", "level_rating", "main", "rate", "ratings"]
+import ai
+from ai.ratings import PATH
+
+from .arena import load_engine, play_game
+
+__all__ = ["MU", "SIGMA", "fit", "main", "monotone", "rate"]
 
 MU = 25.0
 SIGMA = MU / 3
 BETA = SIGMA / 2
 KAPPA = 0.0001
-PATH = Path(__file__).with_name("ratings.json")
-
-
-@cache
-def ratings() -> dict:
-    """The stored ratings file (``ai/ratings.json``)."""
-    return json.loads(PATH.read_text())
-
-
-def level_rating(game: str, level: str) -> tuple[float, float]:
-    """(mu, sigma) of an AI level in a game; a game without data gets the levels' mean.
-
-    ``KeyError`` names the known levels when ``level`` is not one.
-    """
-    data = ratings()
-    games = data["games"]
-    table = games.get(game)
-    if table is None:  # a game not measured yet: the average over measured games
-        tables = list(games.values())
-        if level not in tables[0]:
-            raise KeyError(f"unknown AI level {level!r}; known: {', '.join(tables[0])}")
-        mus = [t[level]["mu"] for t in tables]
-        sigmas = [t[level]["sigma"] for t in tables]
-        return (sum(mus) / len(mus), max(sigmas))
-    if level not in table:
-        raise KeyError(f"unknown AI level {level!r}; known: {', '.join(table)}")
-    return (table[level]["mu"], table[level]["sigma"])
 
 
 def rate(
@@ -85,15 +64,12 @@ def rate(
 
 def main(argv: list[str] | None = None) -> None:
     """Play the round robin, rate it and write (or print) the game's table."""
-    from . import LEVEL_NAMES, LEVELS
-    from .arena import load_engine, play_game
-
     parser = argparse.ArgumentParser(description="OpenSkill ratings of the AI levels.")
     parser.add_argument("--game", required=True)
     parser.add_argument("--games", type=int, default=20, help="games per pair (even)")
     parser.add_argument("--scale", type=float, default=1.0, help="level budgets x this")
     parser.add_argument("--seed", type=int, default=500)
-    parser.add_argument("--levels", default=",".join(LEVEL_NAMES))
+    parser.add_argument("--levels", default=",".join(ai.LEVEL_NAMES))
     parser.add_argument("--write", action="store_true", help="store in ai/ratings.json")
     parser.add_argument("--from-logs", nargs="*", default=None,
                         help="rate the games in these arena progress logs (stderr) instead")
@@ -103,14 +79,10 @@ def main(argv: list[str] | None = None) -> None:
         _write(args, _rate_logs(args.from_logs), argv)
         return
 
-    import dataclasses
-
-    import ai
-
     levels = args.levels.split(",")
     ai.LEVELS = {
         name: dataclasses.replace(lv, iterations=max(1, round(lv.iterations * args.scale)))
-        for name, lv in LEVELS.items()
+        for name, lv in ai.LEVELS.items()
     }
     engine = load_engine(args.game)
     variant = engine.default_variants()["standard"]
@@ -140,7 +112,7 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _write(args: argparse.Namespace, result: dict, argv: list[str] | None) -> None:
-    command = "python -m ai.ratings " + " ".join(argv if argv is not None else _argv())
+    command = "python -m ailab.ratings " + " ".join(argv if argv is not None else _argv())
     print(json.dumps(result, indent=2))
     if args.write:
         data = json.loads(PATH.read_text())
@@ -266,8 +238,6 @@ def _pooled(table: dict[str, tuple[float, float]], block: list[str]) -> float:
 
 
 def _argv() -> list[str]:
-    import sys
-
     return sys.argv[1:]
 
 

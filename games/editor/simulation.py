@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from games.engines import Engine, InvalidVariant
-from games.engines.simulate import run, wilson_interval
+from tools.simulate import run, wilson_interval
 
 #: Wall-clock budget of one chunk (seconds); the first chunk plays one game to measure.
 CHUNK_SECONDS = 2.0

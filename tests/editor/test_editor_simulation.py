@@ -9,8 +9,8 @@ from django.db import transaction
 
 from games.editor import presenters, services
 from games.editor.simulation import merge_reports, next_chunk, plan, player_counts, run_chunk
-from games.engines.simulate import run
 from games.models import Simulation, Variant
+from tools.simulate import run
 
 
 def test_games_spread_over_player_counts_and_chunks():
