@@ -197,3 +197,25 @@ def test_error_rate_draws_other_searched_moves_by_visits_and_zero_takes_the_best
     assert len({p.action for p in picks}) > 1
     assert search(ENGINE, state, seat, 300, seed=5, params=always).action == search(
         ENGINE, state, seat, 300, seed=5, params=always).action
+
+
+def test_the_runtime_ai_knows_no_lab_bot():
+    """The frozen ``*-v1`` levels are the arena's (ailab), not a level of the site's AI."""
+    state, seat = random_positions(1)[0]
+    assert not hasattr(ai, "FROZEN_NAMES") and "hard-v1" not in ai.LEVEL_NAMES
+    with pytest.raises(ValueError, match="unknown level"):
+        ai.choose_action(ENGINE, state, seat, "hard-v1")
+
+
+def test_a_game_gets_its_knowledge_from_the_catalogue_and_loses_it_when_unregistered():
+    import ai.newhaven
+    from ai.knowledge import GenericKnowledge, get_knowledge
+    from games.catalogue import GameEntry, register_game, unregister_game
+
+    assert isinstance(get_knowledge(ENGINE), GenericKnowledge)
+    register_game(GameEntry(ENGINE.name, engine="toygame", knowledge="ai.newhaven"))
+    try:
+        assert get_knowledge(ENGINE) is ai.newhaven.KNOWLEDGE
+    finally:
+        unregister_game(ENGINE.name)
+    assert isinstance(get_knowledge(ENGINE), GenericKnowledge)
