@@ -25,7 +25,7 @@ catalogues: $(STAMP)
 
 install: $(STAMP) catalogues
 
-# The OpenSpiel anchor of the AI (python -m ai.anchor) and its tests; CI installs it too.
+# The OpenSpiel anchor of the AI (python -m ailab.anchor) and its tests; CI installs it too.
 anchors: install
 	$(PY) -m pip install --quiet -e ".[dev,anchors]"
 
@@ -50,8 +50,8 @@ test: install browser lint
 	$(VENV)/bin/pytest
 
 bench: install
-	$(PY) -m games.engines.bench newhaven --players 2 --games 200
-	$(PY) -m games.engines.bench nouvellefrance --players 2 --games 50
+	$(PY) -m tools.bench newhaven --players 2 --games 200
+	$(PY) -m tools.bench nouvellefrance --players 2 --games 50
 
 # The API against its live schema with a long budget (the suite runs a short one).
 schemathesis: install

@@ -11,7 +11,7 @@ from games.models.variants import VariantVersion
 
 
 class Simulation(Job):
-    """A self-play check of one version's data (``games.engines.simulate``), run on Celery.
+    """A self-play check of one version's data (``tools.simulate``), run on Celery.
 
     ``data`` is the data simulated (a draft may change while it runs: ``digest`` tells
     which state of the draft a report belongs to).  The task plays the games in short

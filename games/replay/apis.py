@@ -103,7 +103,7 @@ class GameReplayApi(GameApi):
 
 class GameExportApi(GameApi):
     """``GET /api/games/{id}/export/``: the game as JSON (variant snapshot, seats, seed once
-    finished, actions); ``python -m games.engines.replay FILE`` replays it."""
+    finished, actions); ``python -m tools.replay FILE`` replays it."""
 
     permission_classes = [AllowAny]
 

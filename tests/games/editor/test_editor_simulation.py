@@ -9,9 +9,9 @@ from django.db import transaction
 
 from games.editor import presenters, runner, services
 from games.editor.simulation import merge_reports, next_chunk, plan, player_counts, run_chunk
-from games.engines.simulate import run
 from games.models import Simulation, Variant
 from games.variants import services as variants
+from tools.simulate import run
 
 
 def test_games_spread_over_player_counts_and_chunks():

@@ -1,7 +1,7 @@
 """Issue 13's tools: frozen v1 bots, equal-time arena games, ratings, the new search options.
 
 These check behaviour (legality, never-peek, the rating model's numbers), never strength
-or speed: the arena and ``ai.bench`` measure those.
+or speed: the arena and ``ailab.bench`` measure those.
 """
 
 from __future__ import annotations
@@ -12,12 +12,15 @@ import random
 import pytest
 
 import ai
-import ai.learn
-from ai.arena import main as arena_main
-from ai.arena import play_game
+import ai.ratings
+import ailab.learn
 from ai.ismcts import search
 from ai.knowledge import get_knowledge, search_knowledge
-from ai.ratings import level_rating, rate
+from ai.ratings import level_rating
+from ailab import arena
+from ailab.arena import main as arena_main
+from ailab.arena import play_game
+from ailab.ratings import rate
 
 
 def load(name: str):
@@ -50,8 +53,8 @@ def positions(engine, players, count, seed):
 def test_frozen_v1_bots_play_legal_moves(game):
     engine = load(game)
     for index, (state, seat) in enumerate(positions(engine, 2, 4, seed=3)):
-        for bot in ai.FROZEN_NAMES:
-            action = ai.choose_action(engine, state, seat, bot, seed=index, seconds=0.01)
+        for bot in arena.FROZEN_NAMES:
+            action = arena.choose_action(engine, state, seat, bot, seed=index, seconds=0.01)
             assert action in engine.legal_actions(state, seat)
 
 
@@ -162,7 +165,7 @@ def test_level_rating_reads_the_stored_table():
 
 
 def test_least_squares_fit_recovers_known_weights():
-    from ai.learn import fit, solve
+    from ailab.learn import fit, solve
 
     assert solve([[2.0, 1.0], [1.0, 3.0]], [5.0, 10.0]) == pytest.approx([1.0, 3.0])
     rng = random.Random(4)
@@ -205,7 +208,7 @@ def test_nouvelle_france_followup_places_only_when_forced(monkeypatch):
 def test_the_versioned_weights_match_the_features_and_are_used(monkeypatch):
     engine = load("newhaven")
     knowledge = search_knowledge(engine)
-    stored = json.loads((ai.learn.WEIGHTS / "newhaven.json").read_text())
+    stored = json.loads((ailab.learn.WEIGHTS / "newhaven.json").read_text())
     assert stored["features"] == list(knowledge.feature_names)
     assert knowledge.learned and list(knowledge._weights()) == stored["weights"]
     states = [s for s, _seat in positions(engine, 2, 8, seed=43)]
@@ -217,22 +220,21 @@ def test_the_versioned_weights_match_the_features_and_are_used(monkeypatch):
 
 def test_arena_scale_applies_once_per_process(monkeypatch):
     # --scale with --jobs: each worker's initializer scales the budgets itself, once.
-    import ai.frozen_v1
-    from ai import arena
+    import ailab.frozen_v1
 
     monkeypatch.setattr(ai, "LEVELS", dict(ai.LEVELS))
-    monkeypatch.setattr(ai.frozen_v1, "LEVELS_V1", dict(ai.frozen_v1.LEVELS_V1))
+    monkeypatch.setattr(ailab.frozen_v1, "LEVELS_V1", dict(ailab.frozen_v1.LEVELS_V1))
     before = {name: lv.iterations for name, lv in ai.LEVELS.items()}
-    hard_v1 = ai.frozen_v1.LEVELS_V1["hard"][0]
+    hard_v1 = ailab.frozen_v1.LEVELS_V1["hard"][0]
     arena._configure("newhaven", "", 0.5)
     assert {name: lv.iterations for name, lv in ai.LEVELS.items()} == {
         name: max(1, round(it * 0.5)) for name, it in before.items()
     }
-    assert ai.frozen_v1.LEVELS_V1["hard"][0] == max(1, round(hard_v1 * 0.5))
+    assert ailab.frozen_v1.LEVELS_V1["hard"][0] == max(1, round(hard_v1 * 0.5))
 
 
 def test_ab_plays_two_tunings_seat_swapped_and_restores_the_knowledge(capsys):
-    from ai.ab import main as ab_main
+    from ailab.ab import main as ab_main
 
     engine = load("nouvellefrance")
     knowledge = search_knowledge(engine)
@@ -263,7 +265,7 @@ def test_arena_tabulates_a_progress_log(tmp_path, capsys):
 
 
 def test_batch_fit_is_order_free_and_keeps_the_ladder_order():
-    from ai.ratings import fit, monotone
+    from ailab.ratings import fit, monotone
 
     games = [(["a", "b"], [0, 1])] * 6 + [(["b", "a"], [0, 1])] * 2 + [(["b", "c"], [0, 1])] * 4
     forward, backward = fit(games), fit(games[::-1])

@@ -107,8 +107,8 @@ class GenericKnowledge:
 
 # engine name -> module defining ``KNOWLEDGE``; imported lazily like the engines.
 _MODULES: dict[str, str] = {
-    "newhaven": "ai.frozen_v1.newhaven",
-    "nouvellefrance": "ai.frozen_v1.nouvellefrance",
+    "newhaven": "ailab.frozen_v1.newhaven",
+    "nouvellefrance": "ailab.frozen_v1.nouvellefrance",
 }
 _REGISTRY: dict[str, GameKnowledge] = {}
 _GENERIC = GenericKnowledge()

@@ -1,4 +1,4 @@
-"""``games.engines.simulate``: the self-play report, on every engine, with random bots."""
+"""``tools.simulate``: the self-play report, on every engine, with random bots."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ import math
 
 import pytest
 
-from games.engines import InvalidVariant, engine_names, get_engine, simulate
-from games.engines.simulate import play_one, resolve_bot, run, wilson_interval
+from games.engines import InvalidVariant, engine_names, get_engine
+from tools import simulate
+from tools.simulate import play_one, resolve_bot, run, wilson_interval
 
 GAMES = engine_names()
 

@@ -1,4 +1,4 @@
-"""Golden playthroughs of every engine: ``python -m games.engines.golden [GAME ...]``.
+"""Golden playthroughs of every engine: ``python -m tools.golden [GAME ...]``.
 
 A golden file records one seeded game played by a seeded uniform-random policy, as
 reviewable JSON Lines (``tests/engines/<game>/golden/<stem>.jsonl``, uncompressed, one
@@ -15,7 +15,7 @@ JSON object per line, keys sorted):
 ``"1"``...); a seat's view equal to the spectator's is stored as ``SAME``.  ``digests``
 has the same keys, each the ``digest`` of that entry (a SHA-256 prefix of its sorted-keys
 JSON), so a file stays small while every view of every step is still pinned.
-``tests/engines/test_golden.py`` replays every file step by step, so any change of
+``tests/tools/test_golden.py`` replays every file step by step, so any change of
 behaviour, intended or not, fails there: an event or a full view as a readable diff of
 the lines it touches, any other view as the step and seat whose digest changed.
 Regenerate after an intended change and review the diff.
@@ -36,7 +36,7 @@ from games.engines import Engine, engine_names, get_engine
 SAME = "same as spectator"
 #: Step lines with the full views: every this many steps (and the last step).
 CHECKPOINT_EVERY = 25
-TESTS_DIR = Path(__file__).resolve().parents[2] / "tests" / "engines"
+TESTS_DIR = Path(__file__).resolve().parents[1] / "tests" / "engines"
 
 
 class GoldenGame(NamedTuple):

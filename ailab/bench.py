@@ -1,4 +1,4 @@
-"""Search speed: ``python -m ai.bench --game newhaven --level normal``.
+"""Search speed: ``python -m ailab.bench --game newhaven --level normal``.
 
 Samples positions from seeded random games (only positions where the seat to
 move has a real choice), runs the level's search on each and prints ISMCTS
@@ -13,9 +13,11 @@ import statistics
 import time
 from typing import Any
 
-from . import LEVELS, level_budget
-from .arena import load_engine
-from .ismcts import search
+from ai import LEVELS, level_budget
+from ai.ismcts import search
+from tools.engines import load_engine
+
+from .frozen_v1.ismcts import search as search_v1
 
 __all__ = ["main", "sample_positions"]
 
@@ -66,8 +68,6 @@ def main(argv: list[str] | None = None) -> None:
     for index, (state, seat) in enumerate(positions):
         started = time.perf_counter()
         if args.frozen:
-            from .frozen_v1.ismcts import search as search_v1
-
             result = search_v1(engine, state, seat, budget, time_limit=level.time_limit,
                                seed=index)
         else:

@@ -16,7 +16,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from ..rules import rules_for
+from ai.rules import rules_for
+
 from .knowledge import softmax_values, terminal_values
 
 Action = Any

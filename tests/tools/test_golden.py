@@ -1,10 +1,11 @@
-"""Replay every golden playthrough (regenerate: ``python -m games.engines.golden``)."""
+"""Replay every golden playthrough (regenerate: ``python -m tools.golden``)."""
 
 from __future__ import annotations
 
 import pytest
 
-from games.engines import get_engine, golden
+from games.engines import get_engine
+from tools import golden
 
 CASES = [(name, game) for name, games in golden.GAMES.items() for game in games]
 IDS = [f"{name}-{game.stem}" for name, game in CASES]

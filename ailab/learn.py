@@ -1,4 +1,4 @@
-"""Fit a small evaluator from self-play: ``python -m ai.learn --game newhaven --games 300``.
+"""Fit a small evaluator from self-play: ``python -m ailab.learn --game newhaven --games 300``.
 
 Plays seeded games (the ``greedy`` bot with some random moves, so positions vary),
 records each position's per-seat features (the knowledge's ``features``: rule-data
@@ -19,12 +19,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .bots import greedy_action
-from .knowledge import search_knowledge
+import ai
+from ai.bots import greedy_action
+from ai.knowledge import search_knowledge
+from tools.engines import load_engine
 
 __all__ = ["fit", "main", "solve"]
 
-WEIGHTS = Path(__file__).with_name("weights")
+WEIGHTS = Path(ai.__file__).with_name("weights")
 
 
 def solve(a: list[list[float]], b: list[float]) -> list[float]:
@@ -93,8 +95,6 @@ def play_and_record(
 
 def main(argv: list[str] | None = None) -> None:
     """Parse the command line, play, fit, print the error and write the weights."""
-    from .arena import load_engine
-
     parser = argparse.ArgumentParser(description="Fit the strong evaluator from self-play.")
     parser.add_argument("--game", required=True)
     parser.add_argument("--games", type=int, default=300)
@@ -148,7 +148,7 @@ def main(argv: list[str] | None = None) -> None:
         "games": args.games,
         "held_out_rmse": round(held, 3),
         "constant_rmse": round(baseline, 3),
-        "command": "python -m ai.learn " + " ".join(argv if argv is not None else sys.argv[1:]),
+        "command": "python -m ailab.learn " + " ".join(argv if argv is not None else sys.argv[1:]),
     }
     path = Path(args.out) if args.out else WEIGHTS / f"{args.game}.json"
     path.write_text(json.dumps(out, indent=2) + "\n")

@@ -1,4 +1,4 @@
-"""How often two searches pick the same move: ``python ai/tuning/agree.py newhaven 30``.
+"""How often two searches pick the same move: ``python ailab/tuning/agree.py newhaven 30``.
 
 Positions come from greedy 2-player games (seeds 900..., every decision with a
 choice kept with probability 0.06).  At each, the ``hard`` search options run
@@ -14,8 +14,8 @@ import random
 import sys
 
 import ai
-from ai.arena import load_engine
 from ai.ismcts import search
+from tools.engines import load_engine
 
 
 def main() -> None:

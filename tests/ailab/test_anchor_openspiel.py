@@ -1,5 +1,5 @@
 """The anchor's OpenSpiel side: the wrapped game behind pyspiel's state API, the
-opponents' resampling and budgets, and ``python -m ai.anchor``.  Skipped without the
+opponents' resampling and budgets, and ``python -m ailab.anchor``.  Skipped without the
 ``anchors`` extra."""
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ pytest.importorskip(
 
 from toygame import ENGINE
 
-from ai.anchor import Wrapped, win_shares
-from ai.anchor.__main__ import main
-from ai.anchor.openspiel import EngineGame, OpenSpielPlayer
+from ailab.anchor import Wrapped, win_shares
+from ailab.anchor.__main__ import main
+from ailab.anchor.openspiel import EngineGame, OpenSpielPlayer
 from games.engines import get_engine
 
 VARIANT = {"hand": 5}

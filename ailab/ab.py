@@ -1,4 +1,4 @@
-"""Two tunings of one search level head to head: ``python -m ai.ab --game G --a SPEC --b SPEC``.
+"""Two tunings of one search level head to head: ``python -m ailab.ab --game G --a SPEC --b SPEC``.
 
 The arena's ``--tune`` changes every new level at once, so it can only pit a tuning
 against another bot (e.g. the frozen ``hard-v1``); once a change beats that bot nearly
@@ -19,6 +19,8 @@ import time
 from typing import Any
 
 import ai
+from ai.ismcts import search
+from ai.knowledge import search_knowledge
 
 from .arena import (
     GameRecord,
@@ -30,8 +32,6 @@ from .arena import (
     seatings,
     tally,
 )
-from .ismcts import search
-from .knowledge import search_knowledge
 
 __all__ = ["main"]
 
@@ -88,7 +88,7 @@ def main(argv: list[str] | None = None) -> list[GameRecord]:
     finally:
         for name, value in defaults.items():
             setattr(knowledge, name, value)
-    print(f"python -m ai.ab {' '.join(argv if argv is not None else sys.argv[1:])}")
+    print(f"python -m ailab.ab {' '.join(argv if argv is not None else sys.argv[1:])}")
     print(f"A: {args.a or '(as is)'}  B: {args.b or '(as is)'}  level={args.level} "
           f"seeds={args.seed}..{args.seed + (args.games + 1) // 2 - 1}")
     print(format_table(tally(records), len(records), 2), flush=True)

@@ -1,4 +1,4 @@
-"""Bot-versus-bot arena: ``python -m ai.arena --game newhaven --bots hard,greedy --games 400``.
+"""Bot-versus-bot arena: ``python -m ailab.arena --game newhaven --bots hard,greedy --games 400``.
 
 Games are seat-swapped: for every seed the line-up is played in every rotation
 of the seats, so each bot sits everywhere on the same deals.  With N bots
@@ -7,11 +7,16 @@ the first plays against N−1 copies of the second.  Prints each bot's win rate
 (shared wins split; per seat it occupies) with a 95% Wilson interval, its mean
 score and its mean seconds per move.  Speed and strength are measured here,
 never by timed tests.
+
+Besides the site's levels (``ai.LEVEL_NAMES``) the arena seats the lab's own bots,
+which the runtime AI does not know: the frozen pre-issue-13 levels
+(:data:`FROZEN_NAMES`, :mod:`ailab.frozen_v1`).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import multiprocessing
 import re
@@ -19,27 +24,70 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import import_module
 from typing import Any
 
-from . import BOT_NAMES, choose_action_counted
+import ai
+from ai.knowledge import search_knowledge
+from tools.engines import load_engine
 
-__all__ = ["Chooser", "GameRecord", "load_engine", "main", "play_game", "wilson"]
+from . import frozen_v1
+
+__all__ = [
+    "BOT_NAMES",
+    "FROZEN_NAMES",
+    "Chooser",
+    "GameRecord",
+    "choose_action",
+    "choose_action_counted",
+    "load_engine",
+    "main",
+    "play_game",
+    "wilson",
+]
+
+#: Arena-only bots: the frozen pre-issue-13 levels (:mod:`ailab.frozen_v1`).
+FROZEN_NAMES: tuple[str, ...] = tuple(f"{name}-v1" for name in ("easy", "normal", "hard"))
+#: Every bot the arena can seat: the site's levels and the frozen ones.
+BOT_NAMES: tuple[str, ...] = (*ai.LEVEL_NAMES, *FROZEN_NAMES)
 
 #: A player other than our levels: ``(engine, state, seat, seed, seconds) -> action``
 #: (``seconds`` is the equal thinking time per decision or ``None``), e.g. the
-#: OpenSpiel opponents of :mod:`ai.anchor`.
+#: OpenSpiel opponents of :mod:`ailab.anchor`.
 Chooser = Callable[[Any, Any, int, int, "float | None"], Any]
 
 
-def load_engine(spec: str) -> Any:
-    """An engine by registered name, or ``package.module:ATTR`` (e.g. a test toy game)."""
-    if ":" in spec:
-        module, _, attr = spec.partition(":")
-        return getattr(import_module(module), attr)
-    from games.engines import get_engine  # the registry is pure too; imported late for speed
+def choose_action_counted(
+    engine: Any,
+    state: Any,
+    seat: int,
+    bot: str,
+    seed: int = 0,
+    *,
+    seconds: float | None = None,
+) -> tuple[Any, int]:
+    """``ai.choose_action_counted`` for any bot of :data:`BOT_NAMES`.
 
-    return get_engine(spec)
+    A frozen ``*-v1`` level plays through :func:`ailab.frozen_v1.choose_action_v1`
+    (``seconds``: that much thinking time per decision) and reports no iterations.
+    """
+    if bot in FROZEN_NAMES:
+        actions = engine.legal_actions(state, seat)
+        if not actions:
+            raise ValueError(f"seat {seat} has no legal action")
+        if len(actions) == 1:
+            return actions[0], 0
+        return frozen_v1.choose_action_v1(
+            engine, state, seat, bot.removesuffix("-v1"), seed,
+            iterations=None if seconds is None else 10**9, time_limit=seconds,
+        ), 0
+    return ai.choose_action_counted(engine, state, seat, bot, seed, seconds=seconds)
+
+
+def choose_action(
+    engine: Any, state: Any, seat: int, bot: str, seed: int = 0, *, seconds: float | None = None
+) -> Any:
+    """The action ``bot`` (any of :data:`BOT_NAMES`) takes for ``seat`` in ``state``."""
+    return choose_action_counted(engine, state, seat, bot, seed, seconds=seconds)[0]
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -212,7 +260,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.from_log:
         records = [r for path in args.from_log for r in records_from_log(path)]
         players = max((len(r.bots) for r in records), default=0)
-        print(f"python -m ai.arena {' '.join(argv if argv is not None else sys.argv[1:])}")
+        print(f"python -m ailab.arena {' '.join(argv if argv is not None else sys.argv[1:])}")
         print(format_table(tally(records), len(records), players), flush=True)
         return
     if not args.game or not args.bots:
@@ -253,7 +301,7 @@ def main(argv: list[str] | None = None) -> None:
         for task in tasks:
             records.append(_run_task(task))
             _progress(records, len(tasks), started)
-    print(f"python -m ai.arena {' '.join(argv if argv is not None else sys.argv[1:])}")
+    print(f"python -m ailab.arena {' '.join(argv if argv is not None else sys.argv[1:])}")
     print(f"game={args.game} variant={args.variant} lineup={','.join(lineup)} "
           f"seeds={args.seed}..{args.seed + rounds - 1} wall={time.perf_counter() - started:.0f}s")
     print(format_table(tally(records), len(records), args.players), flush=True)
@@ -269,18 +317,13 @@ def _configure(game: str, tune: str, scale: float) -> None:
 
 def scale_levels(scale: float) -> None:
     """Multiply the iteration budget of every level, new and frozen, by ``scale``."""
-    import dataclasses
-
-    import ai
-
-    from .frozen_v1 import LEVELS_V1
-
     ai.LEVELS = {
         key: dataclasses.replace(lv, iterations=max(1, round(lv.iterations * scale)))
         for key, lv in ai.LEVELS.items()
     }
-    for key, (iterations, guard) in list(LEVELS_V1.items()):
-        LEVELS_V1[key] = (max(1, round(iterations * scale)), guard)
+    levels_v1 = frozen_v1.LEVELS_V1
+    for key, (iterations, guard) in list(levels_v1.items()):
+        levels_v1[key] = (max(1, round(iterations * scale)), guard)
 
 
 def parse_tuning(spec: str) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -302,12 +345,6 @@ def parse_tuning(spec: str) -> tuple[dict[str, Any], dict[str, Any]]:
 
 def apply_tuning(engine: Any, spec: str) -> None:
     """Set sweep values on every new level's params and on the game's search knowledge."""
-    import dataclasses
-
-    import ai
-
-    from .knowledge import search_knowledge
-
     fields, attrs = parse_tuning(spec)
     knowledge = search_knowledge(engine)
     for name, value in attrs.items():

@@ -1,4 +1,4 @@
-"""``python -m games.engines.replay FILE``: a pure replay of an export (no Django)."""
+"""``python -m tools.replay FILE``: a pure replay of an export (no Django)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from games.engines import get_engine
-from games.engines.replay import ExportError, fold, main, replay_export
+from games.engines.replay import ExportError, fold, replay_export
+from tools.replay import main
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -75,7 +76,7 @@ def test_the_command_runs_as_a_module_without_django(tmp_path):
     path = tmp_path / "game.json"
     path.write_text(json.dumps(doc))
     code = (f"import runpy, sys; sys.argv = ['replay', {str(path)!r}]; "
-            "runpy.run_module('games.engines.replay', run_name='__main__')")
+            "runpy.run_module('tools.replay', run_name='__main__')")
     guard = "import sys; sys.modules['django'] = None; " + code  # importing Django would fail
     done = subprocess.run([sys.executable, "-c", guard], cwd=ROOT, capture_output=True,
                           text=True, env={"PATH": "/usr/bin:/bin"})

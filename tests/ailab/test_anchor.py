@@ -1,4 +1,4 @@
-"""The anchor's pure part (``ai.anchor``): the bookkeeping of wrapping an engine for
+"""The anchor's pure part (``ailab.anchor``): the bookkeeping of wrapping an engine for
 OpenSpiel, and the arena's choosers.  Runs without OpenSpiel installed."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import random
 import pytest
 from toygame import ENGINE
 
-from ai.anchor import ActionCodec, LevelPlayer, Wrapped, win_shares
-from ai.arena import play_game
+from ailab.anchor import ActionCodec, LevelPlayer, Wrapped, win_shares
+from ailab.arena import play_game
 from games.engines import get_engine
 
 VARIANT = {"hand": 5}

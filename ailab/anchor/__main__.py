@@ -1,6 +1,6 @@
-"""``python -m ai.anchor``: one of our levels against an OpenSpiel search, seat-swapped.
+"""``python -m ailab.anchor``: one of our levels against an OpenSpiel search, seat-swapped.
 
-    python -m ai.anchor --game newhaven --opponent openspiel-ismcts --games 40 \\
+    python -m ailab.anchor --game newhaven --opponent openspiel-ismcts --games 40 \\
         --equal time --seconds 0.2 --level hard --uct-c 2
 
 ``--uct-c`` takes a comma list: each value is one match of ``--games`` games (the
@@ -20,6 +20,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import ai
+
 from ..arena import GameRecord, _progress, format_table, load_engine, play_game, seatings, tally
 from ..arena import wilson as wilson_interval
 from . import LevelPlayer, Wrapped
@@ -38,11 +40,10 @@ def run_match(
     iterations: int | None,
 ) -> dict:
     """Play the seat-swapped games of one match; its summary (JSON-able) and table."""
-    from .. import LEVELS
-    from .openspiel import OpenSpielPlayer
+    from .openspiel import OpenSpielPlayer  # late: OpenSpiel is an optional extra
 
     # A baseline (greedy, random) plays through the arena's choose_action: no budget.
-    ours = LevelPlayer(level, iterations) if level in LEVELS else None
+    ours = LevelPlayer(level, iterations) if level in ai.LEVELS else None
     theirs = OpenSpielPlayer(
         opponent, Wrapped(engine, variant, players), uct_c=uct_c, iterations=iterations
     )
@@ -86,8 +87,6 @@ def run_match(
 
 def main(argv: list[str] | None = None) -> None:
     """Parse the command line, play the match(es), print and optionally save them."""
-    from .. import LEVEL_NAMES, LEVELS
-
     parser = argparse.ArgumentParser(description="Our AI against OpenSpiel's searches.")
     parser.add_argument("--game", required=True, help="engine name or module:ATTR")
     parser.add_argument(
@@ -100,7 +99,7 @@ def main(argv: list[str] | None = None) -> None:
         "--iterations", type=int, default=None, help="per decision (--equal iterations)"
     )
     parser.add_argument(
-        "--level", default="hard", choices=LEVEL_NAMES,
+        "--level", default="hard", choices=ai.LEVEL_NAMES,
         help="our side: a search level, or a baseline (random, greedy) to tune the opponent on",
     )
     parser.add_argument(
@@ -116,7 +115,7 @@ def main(argv: list[str] | None = None) -> None:
             parser.error("--equal time needs --seconds (and no --iterations)")
     elif args.iterations is None or args.seconds is not None:
         parser.error("--equal iterations needs --iterations (and no --seconds)")
-    elif args.level not in LEVELS:
+    elif args.level not in ai.LEVELS:
         parser.error("--equal iterations needs a search level")
     try:
         import pyspiel  # noqa: F401
@@ -124,7 +123,7 @@ def main(argv: list[str] | None = None) -> None:
         parser.exit(2, "OpenSpiel is not installed: pip install -e '.[anchors]'\n")
     engine = load_engine(args.game)
     variant = engine.default_variants()[args.variant]
-    command = "python -m ai.anchor " + shlex.join(argv if argv is not None else sys.argv[1:])
+    command = "python -m ailab.anchor " + shlex.join(argv if argv is not None else sys.argv[1:])
     print(command)
     budget = (
         f"{args.seconds} s/decision" if args.equal == "time"

@@ -1,4 +1,4 @@
-"""Benchmark an engine through the protocol: ``python -m games.engines.bench GAME``.
+"""Benchmark an engine through the protocol: ``python -m tools.bench GAME``.
 
 Plays random full games (uniform choice among ``legal_actions``) and prints games
 per second and the median microseconds of one ``legal_actions`` + ``apply`` step.

@@ -1,10 +1,10 @@
 """An independent anchor for our AI: any engine wrapped as an OpenSpiel game.
 
-``python -m ai.anchor --game newhaven --opponent openspiel-ismcts --games 40 --equal time``
+``python -m ailab.anchor --game newhaven --opponent openspiel-ismcts --games 40 --equal time``
 plays one of our levels against OpenSpiel's own Python searches through the arena
-(:mod:`ai.arena`: seat-swapped games, Wilson intervals, mean scores, s/move).
+(:mod:`ailab.arena`: seat-swapped games, Wilson intervals, mean scores, s/move).
 OpenSpiel is an optional extra (``pip install -e .[anchors]``); only
-:mod:`ai.anchor.openspiel` and the command import it.
+:mod:`ailab.anchor.openspiel` and the command import it.
 
 This module is the pure part, the protocol bookkeeping of the wrapping, with no
 OpenSpiel import:
@@ -25,6 +25,9 @@ import json
 import random
 from collections.abc import Hashable
 from typing import Any
+
+import ai
+from ai.ismcts import search
 
 __all__ = ["ActionCodec", "LevelPlayer", "Wrapped", "win_shares"]
 
@@ -132,11 +135,11 @@ class LevelPlayer:
     """
 
     def __init__(self, level: str, iterations: int | None = None) -> None:
-        from .. import LEVELS  # late: ai imports nothing of this module
-
-        if level not in LEVELS:
-            raise ValueError(f"unknown search level {level!r}; choose from {', '.join(LEVELS)}")
-        self.params = LEVELS[level].params
+        if level not in ai.LEVELS:
+            raise ValueError(
+                f"unknown search level {level!r}; choose from {', '.join(ai.LEVELS)}"
+            )
+        self.params = ai.LEVELS[level].params
         self.iterations = iterations
         self.searches = 0
         self.iterations_done = 0
@@ -144,8 +147,6 @@ class LevelPlayer:
     def __call__(
         self, engine: Any, state: State, seat: int, seed: int, seconds: float | None
     ) -> Any:
-        from ..ismcts import search
-
         actions = engine.legal_actions(state, seat)
         if len(actions) == 1:
             return actions[0]

@@ -1,8 +1,8 @@
-"""Self-play simulation of a variant: ``python -m games.engines.simulate GAME ...``.
+"""Self-play simulation of a variant: ``python -m tools.simulate GAME ...``.
 
 The rules editor's check and the tuning tool for reconstructed component data::
 
-    python -m games.engines.simulate nouvellefrance --variant standard --players 4 \\
+    python -m tools.simulate nouvellefrance --variant standard --players 4 \\
         --games 200 --bots greedy
 
 plays ``--games`` seeded games and prints game length, the score distribution, each
@@ -11,10 +11,8 @@ reproduces it) and the engine's own figures (``Engine.figures``).  ``run`` is th
 as a function returning the report as a dict, with a progress callback.
 
 Bots are named: ``random`` (uniform over the legal actions) is built in; any other
-name (``greedy``, ``easy``, ``normal``, ``hard``...) is an AI level, looked up at run
-time in the optional ``ai`` package (``ai.choose_action``).  The engines never import
-the AI: the lookup is by name, like ``get_engine``'s, so this module stays pure and
-works without ``ai`` for ``random`` bots.  A caller may also pass its own callables
+name (``greedy``, ``easy``, ``normal``, ``hard``...) is an AI level
+(``ai.choose_action``).  A caller may also pass its own callables
 ``bot(engine, state, seat, seed) -> action``.
 
 Game ``i`` of a run uses seed ``seed + i``; a bot's seed for a decision is derived from
@@ -34,12 +32,12 @@ import time
 import traceback
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from . import get_engine
-from .protocol import Engine
+import ai
+from games.engines import get_engine
+from games.engines.protocol import Engine
 
 __all__ = ["Bot", "play_one", "resolve_bot", "run", "wilson_interval"]
 
@@ -62,11 +60,7 @@ def resolve_bot(bot: str | Bot) -> Bot:
         return bot
     if bot == "random":
         return random_bot
-    try:
-        ai = import_module("ai")
-    except ImportError as exc:  # pragma: no cover - the ai package ships with the project
-        raise ValueError(f"bot {bot!r} needs the ai package: {exc}") from None
-    known = getattr(ai, "LEVEL_NAMES", ())
+    known = ai.LEVEL_NAMES
     if bot not in known:
         raise ValueError(f"unknown bot {bot!r}; known bots: {', '.join(known)}")
 
