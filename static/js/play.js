@@ -10,7 +10,8 @@
  * - Order: an HTTP response older than what the page shows, or overtaken by a later request
  *   of the player, is not swapped in; log rows already shown are not appended twice
  *   (socket pushes and responses may cross).
- * - Copy buttons: [data-copy="#selector"] copies that input's value.
+ * - Copy buttons: [data-copy-from="#selector"] copies that input's value.  (Not data-copy:
+ *   boards put their choices' data there, e.g. a Nouvelle-France copy's number.)
  */
 (function () {
   "use strict";
@@ -127,9 +128,9 @@
   document.addEventListener("htmx:wsAfterMessage", settleNow);
 
   document.addEventListener("click", function (evt) {
-    var button = evt.target.closest ? evt.target.closest("[data-copy]") : null;
+    var button = evt.target.closest ? evt.target.closest("[data-copy-from]") : null;
     if (!button) return;
-    var input = document.querySelector(button.getAttribute("data-copy"));
+    var input = document.getElementById(button.getAttribute("data-copy-from").replace(/^#/, ""));
     if (!input) return;
     var done = function () {
       var label = button.textContent;
