@@ -137,6 +137,7 @@ class NewHavenBoard(Board):
                    for a in by_type.get("end_build", [])]
         buttons += [Choice(a, _("Pass"), css="primary", focus="pass")
                     for a in by_type.get("pass", [])]
+        draws_open = bool(market and any(m["choice"] for m in market)) or bool(bag_choice)
         known = {"harvest", "ship", "build", "end_build", "pass", "draw_market", "draw_bag"}
         other = [Choice(a, str(a)) for t, acts in by_type.items() if t not in known for a in acts]
         return {
@@ -168,7 +169,21 @@ class NewHavenBoard(Board):
             "markers": markers,
             "market": market,
             "bag_choice": bag_choice,
-            "draws_open": bool(market and any(m["choice"] for m in market)) or bool(bag_choice),
+            "draws_open": draws_open,
+            # The part of the page that needs the player now (data-act: the play page keeps
+            # it in view after every update): the cell to place on, the village space, the
+            # market, else the hand with the prompt and its buttons.
+            "act": (
+                ""
+                if not my_turn
+                else "placing"
+                if placing["active"]
+                else "building"
+                if building["active"]
+                else "draws"
+                if draws_open
+                else "hand"
+            ),
             "draws_text": _("Draw %(done)s of %(owed)s")
             % {"done": view.get("draws_done", 0) + 1, "owed": view.get("draws_owed", 0)},
             "bag_count": view.get("bag_count", 0),
