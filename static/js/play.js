@@ -60,8 +60,8 @@
   function visible(el) {
     var r = el.getBoundingClientRect();
     var h = screenHeight();
-    if (r.height > h) return r.top >= -1 && r.top <= h * 0.1;
-    return r.top >= -1 && r.bottom <= h + 1;
+    if (r.height > h) return r.top >= -2 && r.top <= h * 0.1;
+    return r.top >= -2 && r.bottom <= h + 2;
   }
 
   function actElement() {
