@@ -11,7 +11,7 @@
    console error (the colour-copy click threw one), no CSP violation, axe-core finds no
    serious or critical problem.
 2. The other main pages pass axe-core with no console error and no CSP violation: home,
-   sign-up, lobby, profile, rules, replay, the rules editor.
+   sign-up, log-in, leaderboard, lobby, profile, rules, replay, the rules editor.
 """
 
 from __future__ import annotations
@@ -248,8 +248,10 @@ def test_main_pages_pass_axe_with_no_error(browser, live_url, live_env, screen):
     watch = Watch(page)
     page.goto(live_url + "/")
     assert_axe_clean(page, "home")
-    page.goto(live_url + "/accounts/signup/")
-    assert_axe_clean(page, "sign-up")
+    for path, where in (("/accounts/signup/", "sign-up"), ("/accounts/login/", "log-in"),
+                        ("/leaderboard/", "leaderboard")):
+        page.goto(live_url + path)
+        assert_axe_clean(page, where)
     name = f"axe_{screen}"
     sign_up(page, live_url, name)
     assert_axe_clean(page, "lobby")

@@ -221,3 +221,10 @@ def test_a_building_that_may_go_either_way_asks_for_the_face_first(game, ann, bo
         if game.status != Game.Status.RUNNING:
             break
     raise AssertionError("no building could go either way")
+
+
+def test_the_turn_counts_every_players_turns(game):
+    """The engine's turn counts every player's turns: "of" all of them (a 2-player game of
+    10 turns each has 20), never "Turn 16 of 10"."""
+    shown = get_board("newhaven").present(_scene(game, 0))
+    assert shown["turn"] == "Turn 1 of 20"

@@ -145,8 +145,11 @@ class NewHavenBoard(Board):
         return {
             "headline": headline,
             "turn": (
+                # The engine counts every player's turns (turn 16 of a 2-player game is the
+                # 8th round): "of" all of them, not of one player's (it read "16 of 10").
                 _("Turn %(turn)s of %(total)s")
-                % {"turn": view.get("turn"), "total": view.get("turns_per_player")}
+                % {"turn": view.get("turn"),
+                   "total": (view.get("turns_per_player") or 0) * (view.get("num_players") or 1)}
                 if not over
                 else ""
             ),
