@@ -20,12 +20,11 @@ import sys
 sys.path.insert(0, "tests/games")
 from django.contrib.auth import get_user_model
 from games.engines import get_engine
-from games.models import Variant
 from replay_support import random_actions, store_game
 game, variant, seed, left = {game!r}, {variant!r}, {seed!r}, {left!r}
 engine = get_engine(game)
-row = Variant.objects.filter(game=game, name=variant).first()
-data = row.data if row is not None else engine.default_variants()[variant]
+data = engine.default_variants()[variant]
+{tweak}
 full = random_actions(game, data, 2, seed, seed)
 state, cut = engine.new_game(data, 2, seed), 0
 for i, (seat, action) in enumerate(full):
@@ -40,10 +39,12 @@ print(store_game(game, data, [user, None], seed, full[:cut], variant_name=varian
 
 
 def near_the_end(env: dict[str, str], *, game: str, username: str, left: int,
-                 variant: str = "standard", seed: int = 5) -> int:
+                 variant: str = "standard", seed: int = 5, tweak: str = "") -> int:
     """The id of a running game of ``username`` (seat 0, to move) against a random AI,
-    about ``left`` actions from its end."""
-    code = _MAKE.format(game=game, variant=variant, seed=seed, left=left, username=username)
+    about ``left`` actions from its end.  ``tweak``: Python lines that change ``data``, the
+    engine's ``variant`` (stored with the game only: no variant row, so no lobby shows it)."""
+    code = _MAKE.format(game=game, variant=variant, seed=seed, left=left, username=username,
+                        tweak=tweak)
     out = subprocess.run([sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT, env=env,
                          check=True, capture_output=True, text=True)
     return int(out.stdout.strip().splitlines()[-1])

@@ -24,7 +24,6 @@ import pytest
 from audit import Watch, act_in_view, assert_axe_clean, small_targets, wait_act_in_view
 from conftest import ROOT
 from stretch import near_the_end
-from test_nouvellefrance_e2e import short_variant  # noqa: F401 - a fixture
 from test_play_e2e import PASSWORD, TIMEOUT, is_over, sign_up, socket_open, version
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
@@ -34,6 +33,14 @@ SCREENS = {
     "phone": {"viewport": {"width": 390, "height": 844}, "has_touch": True,
               "is_mobile": True},
 }
+
+# A short Nouvelle-France deck (nine cards in four piles), as in test_nouvellefrance_e2e.py:
+# stored with the game only, so the lobby (and the German pages' test) never lists it.
+NF_SHORT = (
+    "data['deck']['cards_per_shape'] = {s['name']: 1 for s in data['shapes']}\n"
+    "data['deck']['piles'] = [3, 2, 2, 2]\n"
+    "data['deck']['snowflake_piles'] = [2, 3, 4]\n"
+)
 
 # What a thumb presses on each board (the generic status links are not board spots).
 NH_SPOTS = ("#board-targets button, #village-targets button, #draws button, "
@@ -192,7 +199,7 @@ def test_new_haven_keeps_what_needs_the_player_in_view(browser, live_url, live_e
 
 @pytest.mark.parametrize("screen", ["desktop", "phone"])
 def test_nouvelle_france_keeps_what_needs_the_player_in_view(browser, live_url, live_env,
-                                                              short_variant, screen):  # noqa: F811
+                                                              screen):
     ctx = browser.new_context(**SCREENS[screen])
     page = ctx.new_page()
     page.set_default_timeout(TIMEOUT)
@@ -200,7 +207,7 @@ def test_nouvelle_france_keeps_what_needs_the_player_in_view(browser, live_url, 
     name = f"nfv_{screen}"
     sign_up(page, live_url, name)
     game = near_the_end(live_env, game="nouvellefrance", username=name, left=16,
-                        variant=short_variant)
+                        tweak=NF_SHORT)
     page.goto(f"{live_url}/games/{game}/")
     socket_open(page)
     seen = play_to_the_end(page, screen, "nouvellefrance")
