@@ -5,7 +5,7 @@
  *   a tile becomes its "Rotate" button), else to the fragment's [data-autofocus] element,
  *   right after the update's last fragment is in.
  * - Reveal: what needs the player's action is in view after every update.  The board
- *   marks it with [data-act] (the prompt with its buttons: New Haven's market when the
+ *   marks it with [data-act] (the prompt with its buttons: a market's buttons when the
  *   draws open, the board while placing...); at the end of the game it is the final
  *   scores.  When an update (a swap of a response or of a socket push, or the page load)
  *   brings a new one (another element, version or selection) and it is not wholly on
@@ -21,7 +21,7 @@
  *   of the player, is not swapped in; log rows already shown are not appended twice
  *   (socket pushes and responses may cross).
  * - Copy buttons: [data-copy-from="#selector"] copies that input's value.  (Not data-copy:
- *   boards put their choices' data there, e.g. a Nouvelle-France copy's number.)
+ *   boards put their choices' data there, e.g. the number of a piece's copy.)
  */
 (function () {
   "use strict";
