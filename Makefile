@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: help install anchors run test lint unit e2e browser bench schemathesis load clean messages catalogues
+.PHONY: help install anchors run test lint unit e2e browser jstools bench schemathesis load clean messages catalogues
 
 help:
 	@echo "make run    install into .venv, migrate, load the default variants, start everything"
@@ -46,7 +46,22 @@ browser:
 	      || echo "could not install chromium: browser tests will fail"; \
 	  else echo "install Debian's chromium package to run the browser tests"; fi; }
 
-test: install browser lint
+# axe-core, the accessibility audit the browser tests run inside Chromium (tests/e2e/audit.py):
+# the npm package pinned by package-lock.json, into node_modules/ (npm installed from Debian
+# when we may; no browser is downloaded).
+NODE_STAMP := node_modules/.installed
+$(NODE_STAMP): package.json package-lock.json
+	@command -v npm >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null) \
+	      || echo "could not install npm: the accessibility audit will fail"; \
+	  else echo "install Debian's npm package to run the accessibility audit"; fi; }
+	@if command -v npm >/dev/null 2>&1; then \
+	  npm ci --no-audit --no-fund --loglevel=error && touch $(NODE_STAMP); fi
+
+jstools: $(NODE_STAMP)
+
+test: install browser jstools lint
 	$(VENV)/bin/pytest
 
 bench: install
@@ -73,4 +88,4 @@ messages: $(STAMP)
 	@$(PY) config/catalogues.py
 
 clean:
-	rm -rf $(VENV) var .pytest_cache .hypothesis .ruff_cache
+	rm -rf $(VENV) var .pytest_cache .hypothesis .ruff_cache node_modules

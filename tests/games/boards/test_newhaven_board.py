@@ -178,3 +178,50 @@ def test_the_page_shows_the_display_name(client, game, ann):
     client.force_login(ann)
     html = client.get(reverse("play", args=[game.pk])).content.decode()
     assert "<title>New Haven #" in html and "Newhaven" not in html
+
+
+def test_a_building_that_may_go_either_way_asks_for_the_face_first(game, ann, bob):
+    """Each village space is one whole target of the chosen face (a thumb could not hit
+    half a space): the face is picked first when both are possible; garbage is ignored."""
+    users = {0: ann, 1: bob}
+    rng = random.Random(5)
+    board = get_board("newhaven")
+    for n in range(400):
+        seat = game.to_move[0]
+        legal = legal_actions_json(game, seat)
+        builds = [a for a in legal if a["type"] == "build"]
+        pairs = {(a["resource"], a["number"]) for a in builds}
+        both = [p for p in pairs if {a["face_up"] for a in builds
+                                     if (a["resource"], a["number"]) == p} == {True, False}]
+        if both:
+            res, number = both[0]
+            code = f"{res}-{number}"
+            for face, up in (("up", True), ("down", False), (None, True), ("sideways", True)):
+                params = {"b": code, **({"face": face} if face else {})}
+                scene = _scene(game, seat, **params)
+                shown = board.present(scene)
+                building = shown["building"]
+                assert building["face"] == ("up" if up else "down")
+                assert [p.params.get("face") for p in building["faces"]] == ["up", "down"]
+                assert [p.current for p in building["faces"]] == [up, not up]
+                assert sorted(map(str, (c.action for c in building["targets"]))) == sorted(
+                    str(a) for a in builds
+                    if (a["resource"], a["number"]) == (res, number) and a["face_up"] == up)
+                village = scene.view["players"][seat]["village"]
+                for c in building["targets"]:  # the whole space, not a half
+                    assert c.pos == drawing.space_box(c.action["row"], c.action["col"],
+                                                         len(village), len(village[0]))
+                assert shown["act"] == "building"
+            return
+        game = submit_action(game=game, user=users[seat], seat=seat, action=rng.choice(legal),
+                             version=game.version, key=f"f{n}")
+        if game.status != Game.Status.RUNNING:
+            break
+    raise AssertionError("no building could go either way")
+
+
+def test_the_turn_counts_every_players_turns(game):
+    """The engine's turn counts every player's turns: "of" all of them (a 2-player game of
+    10 turns each has 20), never "Turn 16 of 10"."""
+    shown = get_board("newhaven").present(_scene(game, 0))
+    assert shown["turn"] == "Turn 1 of 20"

@@ -532,3 +532,64 @@ def test_a_live_update_with_a_snowstorm_carries_a_notice_for_every_viewer(client
     client.force_login(ann)
     page = client.get(reverse("play", args=[game.pk])).content.decode()
     assert 'id="nf-storm-notice"' in page and "storm-banner" not in page
+
+
+def test_placing_shows_one_site_up_close_with_thumb_sized_spots():
+    """While placing, one site is up close (on a phone the others fold away): the one picked
+    if it has a spot for this orientation, else the first that has one; the sites are what
+    needs the player (data-act), above the choosers."""
+    state = advance(ENGINE.new_game(VARIANT, 2, 11), lambda s: s.phase == "place")
+    seat = ENGINE.to_move(state)[0]
+    board = BOARD.present(scene(state, seat))
+    placing = board["placing"]
+    with_spots = [g["site"] for g in placing["spot_groups"]]
+    assert placing["zoom"] == with_spots[0] and board["act"] == "placing"
+    assert [p.data["zoom"] for p in placing["site_picks"]] == with_spots
+    assert [s["name"] for s in board["sites"] if s["zoomed"]] == [with_spots[0]]
+    last = with_spots[-1]
+    o = placing["orientation"]
+    board = BOARD.present(scene(state, seat, o=str(o), site=last))
+    assert board["placing"]["zoom"] == last
+    assert [p.current for p in board["placing"]["site_picks"]] == [
+        s == last for s in with_spots]
+    # The orientation picks keep the site up close, the site picks the orientation.
+    assert all(r["pick"].params["site"] == last for r in board["placing"]["orientations"])
+    assert all(p.params["o"] == o for p in board["placing"]["site_picks"])
+    # Up close, spots one cube edge apart are a thumb apart, and each target that wide.
+    assert drawing.UNIT * drawing.ZOOM_PX >= 44 and 2 * drawing.SPOT_HIT * drawing.ZOOM_PX >= 44
+    zoomed = next(s for s in board["sites"] if s["zoomed"])
+    width, _height = drawing.site_extent(next(s for s in RULES["sites"] if s["name"] == last))
+    assert zoomed["zoom_width"] == round(width * drawing.ZOOM_PX)
+    html = render(state, seat, o=str(o), site=last)
+    assert f'data-pos="--zoom-width: {zoomed["zoom_width"]}px"' in html
+    assert 'id="nf-sites" class="panel placing-now"' in html and 'data-act="placing"' in html
+    # A site with no spot, or garbage, falls back to the first with one.
+    for bad in ("nowhere", "<b>", ""):
+        assert BOARD.present(scene(state, seat, site=bad))["placing"]["zoom"] == with_spots[0]
+    # Not placing: the turn panel is what needs the player; others need nothing.
+    state = advance(state, lambda s: s.phase == "card")
+    seat = ENGINE.to_move(state)[0]
+    assert BOARD.present(scene(state, seat))["act"] == "turn"
+    assert BOARD.present(scene(state, 1 - seat))["act"] == ""
+
+
+def test_the_redoubts_bend_is_drawn_as_a_link():
+    """The two cells of an extra adjacency are joined on the ground, and a dashed line rises
+    through their shared corner over the cubes; sites without one draw none."""
+    sites = {s["name"]: s for s in RULES["sites"]}
+    assert sites["redoubt"]["extra_adjacency"] == [[[14, 0], [15, 1]]]
+    looks = drawing.looks(list(RULES["colours"]))
+    view = {"cubes": [{"x": 14, "y": 0, "level": 1, "colour": RULES["colours"][0]}]}
+    svg = str(drawing.site_svg(sites["redoubt"], view, looks, label="redoubt"))
+    x1, y1 = drawing.proj(14.5, 0.5, 0)
+    x2, y2 = drawing.proj(15.5, 1.5, 0)
+    band = re.search(r'<line x1="([-\d.]+)" y1="([-\d.]+)" x2="([-\d.]+)" y2="([-\d.]+)" '
+                     r'class="bend"', svg)
+    assert band and [float(v) for v in band.groups()] == pytest.approx([x1, y1, x2, y2], abs=.01)
+    assert svg.index('class="bend"') < svg.index('class="cubes"') < svg.index('class="bend-up"')
+    assert "O1 and P2 count as adjacent" in svg
+    for name in ("church", "mill"):
+        assert "bend" not in str(drawing.site_svg(sites[name], {}, looks, label=name))
+    state = ENGINE.new_game(VARIANT, 2, 11)
+    board = BOARD.present(scene(state, 0))
+    assert [s["name"] for s in board["sites"] if s["bend"]] == ["redoubt"]

@@ -134,7 +134,7 @@ def test_the_invite_link_is_absolute_with_a_copy_button(client, nh_variants, ann
     html = client.get(reverse("play", args=[game.pk])).content.decode()
     url = "http://testserver" + reverse("invite", args=[game.invite_token])
     assert f'id="invite-url" class="invite" readonly value="{url}"' in html
-    assert 'data-copy="#invite-url"' in html
+    assert 'data-copy-from="#invite-url"' in html
 
 
 def test_a_friend_who_signs_up_from_the_invite_returns_to_the_table(client, nh_variants, ann):
