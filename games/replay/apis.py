@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
@@ -12,6 +13,7 @@ from common.api.base import ErrorOutput
 from games.api.base import GameApi
 from games.api.serializers import SeatOutput
 from games.models import Game
+from games.replay.errors import InvalidReplayRequest
 from games.replay.selectors import export_document, replay_step
 
 
@@ -94,9 +96,13 @@ class GameReplayApi(GameApi):
     @extend_schema(parameters=REPLAY_PARAMETERS,
                    responses={200: ReplayOutput, **REPLAY_ERRORS}, tags=["replays"])
     def get(self, request: Request, game_id: int) -> Response:
-        step = replay_step(self.get_game(game_id), request.user,
-                                   step=request.query_params.get("step"),
-                                   seat=request.query_params.get("seat"))
+        game = self.get_game(game_id)
+        for name in ("step", "seat"):
+            # Given but empty is malformed (the schema types it), not "the default".
+            if request.query_params.get(name) == "":
+                raise InvalidReplayRequest(name, _("This parameter may not be empty."))
+        step = replay_step(game, request.user, step=request.query_params.get("step"),
+                           seat=request.query_params.get("seat"))
         return Response(step.api_document())
 
 

@@ -233,6 +233,14 @@ def test_malformed_steps_and_seats_are_refused(running, step, seat):
     assert set(info.value.errors) == {"step" if step else "seat"}
 
 
+@pytest.mark.parametrize("query", ["step=", "seat=", "step=&seat=0"])
+def test_the_api_refuses_empty_parameters(client, finished, query):
+    response = client.get(f"/api/games/{finished.pk}/replay/?{query}")
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid"
+    assert set(response.json()["errors"]) == {query.split("=")[0]}
+
+
 def test_an_open_table_has_nothing_to_replay(nh_variants, ann):
     game = create_game(creator=ann, variant=nh_variants["standard"],
                        seats=[{"type": "human"}, {"type": "human"}])
