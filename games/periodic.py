@@ -27,9 +27,10 @@ logger = logging.getLogger(__name__)
 
 
 @shared_task(name="games.tasks.sweep_stalled_ai", ignore_result=True)
-def sweep_stalled_ai() -> int:
-    """Re-enqueue AI turns pending past ``AI_STALL_SECONDS``; how many."""
-    return sweep_ai()
+def sweep_stalled_ai(older_than: float | None = None) -> int:
+    """Re-enqueue AI turns pending past ``older_than`` seconds (``AI_STALL_SECONDS`` by
+    default); how many."""
+    return sweep_ai(older_than=older_than)
 
 
 @shared_task(name="games.tasks.sweep_clocks", ignore_result=True)
@@ -54,8 +55,10 @@ def sweep_stalled_analyses() -> int:
 def _sweep_on_worker_start(**_kwargs: Any) -> None:
     """A worker that (re)starts sweeps at once: turns and analyses lost with its
     predecessor resume, and deadlines that passed while no worker ran are applied."""
-    for task in (sweep_stalled_ai, sweep_clocks, sweep_stalled_analyses):
+    # Every AI turn pending now was lost with the previous worker: queue it at once.
+    for task, args in ((sweep_stalled_ai, (0,)), (sweep_clocks, ()),
+                       (sweep_stalled_analyses, ())):
         try:
-            task.delay()
+            task.delay(*args)
         except Exception:
             logger.warning("could not queue the start-up sweep %s", task.name)

@@ -36,8 +36,9 @@ def nudge_ai(*, game: Game | int) -> bool:
     return True
 
 
-def nudge_if_stalled(*, game: Game) -> bool:
-    """Enqueue the AI turn again if it has been pending longer than ``AI_STALL_SECONDS``.
+def nudge_if_stalled(*, game: Game, older_than: float | None = None) -> bool:
+    """Enqueue the AI turn again if it has been pending longer than ``older_than`` seconds
+    (``AI_STALL_SECONDS`` by default).
 
     Called by page loads, API reads, socket connects and the periodic sweep, so a turn
     lost with its worker (or with the broker) is played again without anyone reloading.
@@ -48,7 +49,8 @@ def nudge_if_stalled(*, game: Game) -> bool:
     if game.status != Game.Status.RUNNING or not game.to_move:
         return False
     stall = settings.AI_STALL_SECONDS
-    if (timezone.now() - game.updated_at).total_seconds() < stall:
+    pending = stall if older_than is None else older_than
+    if (timezone.now() - game.updated_at).total_seconds() < pending:
         return False
     started = game.started_at.timestamp() if game.started_at else 0
     if not first_in_window(f"ai-nudge:{game.pk}:{started}:{game.version}", window=max(1, stall)):
@@ -56,11 +58,18 @@ def nudge_if_stalled(*, game: Game) -> bool:
     return nudge_ai(game=game)
 
 
-def sweep_stalled_ai(*, limit: int = 500) -> int:
-    """Nudge every running game whose AI turn has been pending too long; how many."""
+def sweep_stalled_ai(*, limit: int = 500, older_than: float | None = None) -> int:
+    """Nudge every running game whose AI turn has been pending too long (``older_than``
+    seconds, ``AI_STALL_SECONDS`` by default); how many.
+
+    A worker that starts sweeps with ``older_than=0``: no worker ran before it, so every
+    pending turn was lost (a turn a sibling worker is still searching is played once:
+    the task dedups by version).
+    """
+    older_than = settings.AI_STALL_SECONDS if older_than is None else older_than
     nudged = 0
-    for game in stalled_ai_games(older_than=settings.AI_STALL_SECONDS, limit=limit):
-        if nudge_if_stalled(game=game):
+    for game in stalled_ai_games(older_than=older_than, limit=limit):
+        if nudge_if_stalled(game=game, older_than=older_than):
             nudged += 1
     if nudged:
         logger.warning("stalled-turn sweep: re-enqueued %d AI turn(s)", nudged)

@@ -70,6 +70,24 @@ def test_sweep_nudges_once_per_version_and_period(
     assert queued == [(game.pk, 1)]
 
 
+def test_a_starting_worker_queues_a_lost_turn_at_once(
+    variant: Variant, make_user: Any, monkeypatch: pytest.MonkeyPatch, on_commit: Any,
+    settings: Any,
+) -> None:
+    """Issue 23: after a worker was killed, the AI moved 17-21 s later (the start-up sweep
+    skipped turns younger than AI_STALL_SECONDS).  A turn pending 2 s: the periodic sweep
+    waits, the start-up sweep queues it."""
+    settings.AI_STALL_SECONDS = 15
+    game = pending_ai_turn(variant, make_user(), age=2)
+    queued: list[tuple[int, int]] = []
+    monkeypatch.setattr(ai_tasks, "enqueue_turn", lambda g, v: queued.append((g, v)))
+    with on_commit():
+        sweep_stalled_ai()
+        assert queued == []
+        periodic._sweep_on_worker_start()
+    assert queued == [(game.pk, 1)]
+
+
 def test_sweep_ignores_games_where_people_are_to_move(
     variant: Variant, make_user: Any, settings: Any
 ) -> None:
