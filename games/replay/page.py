@@ -1,6 +1,6 @@
 """The replay page's context, for every game: a replay step drawn by the game's board.
 
-Generic (names no game): :func:`replay_context` turns a :class:`games.replays.ReplayStep`
+Generic (names no game): :func:`replay_context` turns a :class:`games.replay.selectors.ReplayStep`
 into the context of ``games/replay.html``; the board draws the step with its ``layout``
 (``Scene.interactive=False``, no picks, no forms).
 

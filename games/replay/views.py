@@ -1,7 +1,7 @@
 """The replay page (thin): ``/games/<id>/replay/?step=K&seat=S``.
 
-Access is decided by ``games.replays`` (the one selector shared with the API and the
-export); the context comes from ``games.replay_page``.  HTMX requests get the
+Access is decided by ``games.replay.selectors`` (the one selector shared with the API and the
+export); the context comes from ``games.replay.page``.  HTMX requests get the
 ``replay-fragments`` partial (out-of-band swaps), plain requests the whole page.
 """
 

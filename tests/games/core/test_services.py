@@ -1,4 +1,4 @@
-"""Tables and moves through games.services (toy engine; New Haven when importable)."""
+"""Tables and moves through the core and table services (toy engine; New Haven when importable)."""
 
 from __future__ import annotations
 

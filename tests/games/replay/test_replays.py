@@ -1,5 +1,5 @@
 """Replays: the view at step K for seat S is ``observe`` of the fold of the first K actions,
-and the access rules (one selector, ``games.replays``) hold on the page, the API and the
+and the access rules (one selector, ``games.replay.selectors``) hold on the page, the API and the
 export -- during a game nobody gets another seat's perspective or the revealed view."""
 
 from __future__ import annotations
