@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 #: (``games.core.signals``) and the worker knows every task.  The order is the order in
 #: which the reactions to a committed change run.
 READY_MODULES = (
+    "games.live.receivers",      # sockets of a session that ended
     "games.play.receivers",      # the game's sockets
     "games.tables.receivers",    # the clocks, the lobby
     "games.ratings.receivers",   # a finished game's result and ratings

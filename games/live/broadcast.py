@@ -89,17 +89,24 @@ def _send(group: str, message: dict) -> bool:
     return True
 
 
-def game_updated(game_id: int, version: int) -> bool:
+def game_updated(game_id: int, version: int, *, seats: bool = True) -> bool:
     """Tell the game's sockets that it reached ``version``.
 
     ``hint`` is a random id of this notice: sockets of one viewer kind share one render
-    per hint (``games.live.fragment_cache``); it says nothing about the game.
+    per hint (``games.live.fragment_cache``); it says nothing about the game.  ``seats``:
+    who sits where may have changed (a join, a departure...), so each signed-in socket
+    looks its viewer's seat up again; a move leaves the seats as they were.
     """
     return _send(
         game_group(game_id),
         {"type": "game.updated", "game_id": int(game_id), "version": int(version),
-         "hint": secrets.token_hex(8)},
+         "hint": secrets.token_hex(8), "seats": bool(seats)},
     )
+
+
+def session_ended(user_id: int) -> bool:
+    """Tell a person's sockets that one of their sessions ended (each re-checks its own)."""
+    return _send(user_group(user_id), {"type": "session.ended"})
 
 
 def lobby_updated() -> bool:

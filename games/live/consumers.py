@@ -128,7 +128,7 @@ class ViewerConsumer(SocketHealthMixin, AsyncWebsocketConsumer):
         if _viewer_render is None:
             return
         try:
-            if not await database_sync_to_async(self.session_still_valid)():
+            if not await self.session_ok():
                 await self.close(code=CLOSE_SESSION_ENDED)
                 return
             html = await database_sync_to_async(self._render_viewer)()
@@ -148,7 +148,7 @@ class ViewerConsumer(SocketHealthMixin, AsyncWebsocketConsumer):
         is gone), 1011 when a backend fails (the client reconnects and refetches).
         """
         try:
-            if not await database_sync_to_async(self.session_still_valid)():
+            if not await self.session_ok():
                 await self.close(code=CLOSE_SESSION_ENDED)
                 return
             html = await database_sync_to_async(render)()

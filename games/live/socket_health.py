@@ -10,8 +10,12 @@ and refetches its view once the socket is back, so every viewer catches up.
 
 ``SocketHealthMixin`` gives consumers the shared pieces: registration with the monitor,
 a join that closes with 1011 when the layer is down, a discard that never raises, and
-``session_still_valid`` (checked before every push: a socket stops showing a seat's hand
-the moment its session logs out).
+``session_ok`` before a signed-in viewer's push: a socket stops showing a seat's hand the
+moment its session ends.  That check costs no query per push: a deleted session (log-out,
+flush) sends a ``session.ended`` hint to its person's sockets at once
+(``games.live.receivers``), which re-check their own session then; otherwise a socket
+re-reads its session at most every ``SESSION_RECHECK_SECONDS`` (what no signal tells: a
+session that expired, or that a password change elsewhere made stale).
 """
 
 from __future__ import annotations
@@ -19,18 +23,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 import weakref
 from importlib import import_module
 from types import SimpleNamespace
 from typing import Any
 
 from channels.consumer import get_handler_name
+from channels.db import database_sync_to_async
 from django.conf import settings
 
 logger = logging.getLogger(__name__)
 
 #: Seconds between two probes of the channel layer (per web process, not per socket).
 CHECK_SECONDS = 2.0
+#: Seconds a signed-in socket trusts its last session check (see the module docstring).
+SESSION_RECHECK_SECONDS = 10.0
 #: Close codes: the layer failed (the client retries), the session ended, no such thing.
 CLOSE_LAYER_FAILED = 1011
 CLOSE_SESSION_ENDED = 4401
@@ -195,6 +203,30 @@ class SocketHealthMixin:
             # The layer may be down: the subscription died with it.
             with contextlib.suppress(Exception):
                 await self.channel_layer.group_discard(name, self.channel_name)
+
+    _session_checked_at: float | None = None
+
+    async def session_ok(self) -> bool:
+        """Whether the viewer's session still stands (always, for anonymous viewers):
+        re-read when the last check is older than ``SESSION_RECHECK_SECONDS``."""
+        user = self.scope.get("user")
+        if user is None or not getattr(user, "is_authenticated", False):
+            return True
+        now = time.monotonic()
+        checked = self._session_checked_at
+        if checked is not None and now - checked < SESSION_RECHECK_SECONDS:
+            return True
+        if not await database_sync_to_async(self.session_still_valid)():
+            return False
+        self._session_checked_at = now
+        return True
+
+    async def session_ended(self, event: dict) -> None:
+        """A session of this viewer's person ended: re-check this socket's own at once,
+        and close with 4401 if it was this one."""
+        self._session_checked_at = None
+        if not await self.session_ok():
+            await self.close(code=CLOSE_SESSION_ENDED)
 
     def session_still_valid(self) -> bool:
         """False once the signed-in viewer's session has logged out (or changed user).

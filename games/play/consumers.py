@@ -92,7 +92,7 @@ class GameConsumer(ViewerConsumer):
         """
         hinted = int(event.get("version") or 0)
         try:
-            kind = await self._viewer_kind()
+            kind = await self._viewer_kind(seats_changed=event.get("seats", True))
             if kind is None:  # logged out since the last push
                 await self.close(code=CLOSE_SESSION_ENDED)
                 return
@@ -129,7 +129,7 @@ class GameConsumer(ViewerConsumer):
         render per hint; a signed-in viewer's log is their own (mutes, staff buttons).
         """
         try:
-            kind = await self._viewer_kind()
+            kind = await self._viewer_kind(seats_changed=False)
             if kind is None:  # logged out since the last push
                 await self.close(code=CLOSE_SESSION_ENDED)
                 return
@@ -155,16 +155,23 @@ class GameConsumer(ViewerConsumer):
         """Someone asked for a rematch: refresh this viewer's end-of-game actions."""
         await self.push(self._render_end)
 
-    async def _viewer_kind(self) -> str | None:
+    #: The signed-in viewer's kind as last looked up (their seat changes only with a
+    #: ``seats`` hint: a join, a departure...).
+    member_kind: str | None = None
+
+    async def _viewer_kind(self, *, seats_changed: bool = True) -> str | None:
         """``anon``, ``member-…`` or ``seat<N>-…`` (see games.live.fragment_cache); ``None``
-        once the signed-in viewer's session has ended."""
+        once the signed-in viewer's session has ended.  No query for a push that leaves
+        the seats as they were (a move), nor for the session between its checks."""
         if not getattr(self.user, "is_authenticated", False):
             return "anon"
-        return await database_sync_to_async(self._member_kind)()
-
-    def _member_kind(self) -> str | None:
-        if not self.session_still_valid():
+        if not await self.session_ok():
             return None
+        if seats_changed or self.member_kind is None:
+            self.member_kind = await database_sync_to_async(self._member_kind)()
+        return self.member_kind
+
+    def _member_kind(self) -> str:
         seat = (Seat.objects.filter(game_id=self.game_id, user=self.user)
                 .values_list("index", flat=True).first())
         tag = token_digest(self.csrf)

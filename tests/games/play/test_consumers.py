@@ -355,3 +355,43 @@ async def test_a_socket_opened_after_a_change_sends_the_count_as_it_is_now():
     socket = await connect("/ws/lobby/", bob)
     assert re.search(r'id="turn-count"[^>]*>1</span>', socket.nav)
     await socket.disconnect()
+
+
+async def test_a_seat_push_after_a_move_reads_neither_seat_nor_session(monkeypatch):
+    """Issue 23: a signed-in socket made three queries per push (session, user, seat).
+    A move leaves the seats as they were, and the session was checked moments ago: the
+    pushes after the first look up neither again (a seat change or a deleted session
+    still makes them look: the other tests of this module)."""
+    from games.play.consumers import GameConsumer
+
+    lookups = {"seat": 0, "session": 0}
+    member_kind, still_valid = GameConsumer._member_kind, GameConsumer.session_still_valid
+
+    def counted_kind(self):
+        lookups["seat"] += 1
+        return member_kind(self)
+
+    def counted_session(self):
+        lookups["session"] += 1
+        return still_valid(self)
+
+    monkeypatch.setattr(GameConsumer, "_member_kind", counted_kind)
+    monkeypatch.setattr(GameConsumer, "session_still_valid", counted_session)
+    game, (ann, bob, _eve) = await setup_game()
+    socket = await connect(f"/ws/games/{game.pk}/", ann)
+    await play_first_legal(game, ann, 0, "m1")
+    assert "data-version" in await board_message(socket)
+    after_first = dict(lookups)
+    await play_any_legal(game, {0: ann, 1: bob}, "m2")
+    assert 'data-version="2"' in await board_message(socket)
+    assert lookups == after_first and after_first["seat"] == 1
+    await socket.disconnect()
+
+
+@database_sync_to_async
+def play_any_legal(game, users, key):
+    game.refresh_from_db()
+    seat = game.to_move[0]
+    action = legal_actions_json(game, seat)[0]
+    return submit_action(game=game, user=users[seat], seat=seat, action=action,
+                         version=game.version, key=key)
