@@ -9,6 +9,10 @@ end-of-game actions and the nav's count ride on the same socket.
 from __future__ import annotations
 
 import logging
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
 
 from channels.db import database_sync_to_async
 from django.utils import translation
@@ -25,6 +29,65 @@ from games.models import Game, Seat
 from games.play.page import render_end_actions, render_fragments
 
 logger = logging.getLogger(__name__)
+
+
+class HintLoads:
+    """The game as read for one hint, shared by the renders of every viewer kind in this
+    process (thread-safe: the renders run on a small pool).
+
+    A move used to be read once per viewer kind (spectators, each seat, each signed-in
+    spectator's CSRF token) in every web process.  The first render of a hint reads it;
+    the others of the same hint wait for that read (at most ``WAIT`` seconds) and share
+    it; the entry is dropped once ``size`` newer hints came.  The instance is only read.
+    """
+
+    WAIT = 5.0
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self._lock = threading.Lock()
+        self._loaded: OrderedDict[tuple, Any] = OrderedDict()
+        self._loading: dict[tuple, threading.Event] = {}
+        self.loads = 0  # reads made (tests and measurements)
+
+    def get(self, key: tuple, load: Callable[[], Any]) -> Any:
+        """``load()``'s result for ``key``, read once however many renders ask."""
+        with self._lock:
+            if key in self._loaded:
+                return self._loaded[key]
+            event = self._loading.get(key)
+            first = event is None
+            if first:
+                event = self._loading[key] = threading.Event()
+        if not first:
+            event.wait(self.WAIT)
+            with self._lock:
+                if key in self._loaded:
+                    return self._loaded[key]
+            return load()  # the first read failed or is stuck: read for ourselves
+        try:
+            value = load()
+            with self._lock:
+                self.loads += 1
+                self._loaded[key] = value
+                while len(self._loaded) > self.size:
+                    self._loaded.popitem(last=False)
+            return value
+        finally:
+            with self._lock:
+                self._loading.pop(key, None)
+            event.set()
+
+
+hint_loads = HintLoads()
+
+
+def get_game_or_none(game_id: int) -> Game | None:
+    """The game with its seats, or ``None`` once it is gone."""
+    try:
+        return get_game(game_id)
+    except Game.DoesNotExist:
+        return None
 
 
 class GameConsumer(ViewerConsumer):
@@ -55,18 +118,17 @@ class GameConsumer(ViewerConsumer):
         nudge_if_stalled(game=game)
         return True
 
-    def _render(self, hinted: int) -> str | None:
+    def _render(self, hinted: int, hint: str) -> str | None:
         """This viewer's fragments; ``None`` once the game is gone.
 
         The log part holds the moves after the version before the hint's
         (``data-since``): the page that showed that version appends them, whatever
         version the game has reached since; any page further behind refetches.  So the
-        fragments depend on the hint and the viewer kind only, and are shared.
+        fragments depend on the hint and the viewer kind only, and are shared.  The game
+        is read once per hint in this process, whatever the number of viewer kinds.
         """
-
-        try:
-            game = get_game(self.game_id)
-        except Game.DoesNotExist:
+        game = hint_loads.get((self.game_id, hint), lambda: get_game_or_none(self.game_id))
+        if game is None:
             return None
         with translation.override(self.language):
             return render_fragments(game, self.user, csrf_token=self.csrf,
@@ -100,7 +162,9 @@ class GameConsumer(ViewerConsumer):
                    self.language)
             # Off the process's one thread for sync code: a render must not queue behind
             # the HTTP views that thread also runs (a small pool of its own).
-            fragments = await fragment_cache.get(key, lambda: run_render(self._render, hinted))
+            hint = str(event.get("hint") or event.get("version"))
+            fragments = await fragment_cache.get(
+                key, lambda: run_render(self._render, hinted, hint))
         except Exception:
             logger.warning("socket push failed: closing with %d", CLOSE_LAYER_FAILED,
                            exc_info=True)

@@ -395,3 +395,21 @@ def play_any_legal(game, users, key):
     action = legal_actions_json(game, seat)[0]
     return submit_action(game=game, user=users[seat], seat=seat, action=action,
                          version=game.version, key=key)
+
+
+async def test_one_read_of_the_game_per_hint_whatever_the_viewer_kinds():
+    """Issue 23: each viewer kind (spectators, each seat) read the game again for the
+    same move; now the renders of one hint share one read in the process."""
+    from games.play.consumers import hint_loads
+
+    game, (ann, bob, _eve) = await setup_game()
+    path = f"/ws/games/{game.pk}/"
+    sockets = [await connect(path, AnonymousUser()), await connect(path, ann),
+               await connect(path, bob)]
+    before = hint_loads.loads
+    await play_first_legal(game, ann, 0, "m1")
+    for socket in sockets:
+        assert 'data-version="1"' in await board_message(socket)
+    assert hint_loads.loads - before == 1
+    for socket in sockets:
+        await socket.disconnect()
