@@ -77,6 +77,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # 413 / 408 for bodies over the limits, in the form the client reads (JSON, HTMX, page).
+    "config.middleware.BoundedRequestMiddleware",
     "config.middleware.BackendUnavailableMiddleware",
     # Last, as django-axes asks: it sees the outcome of authentication.
     "axes.middleware.AxesMiddleware",
