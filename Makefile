@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: help install anchors run test lint unit e2e browser bench schemathesis load clean messages catalogues
+.PHONY: help install anchors run test lint unit e2e browser nginx bench schemathesis load load-curve clean messages catalogues
 
 help:
 	@echo "make run    install into .venv, migrate, load the default variants, start everything"
@@ -46,7 +46,17 @@ browser:
 	      || echo "could not install chromium: browser tests will fail"; \
 	  else echo "install Debian's chromium package to run the browser tests"; fi; }
 
-test: install browser lint
+# Debian's nginx fronts the multi-process stack of deploy/ (tests/deploy); installed here
+# when we may (root), else those tests skip and say why.
+nginx:
+	@command -v nginx >/dev/null 2>&1 || test -x /usr/sbin/nginx || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null \
+	      && { nginx -s quit 2>/dev/null || true; }) \
+	      || echo "could not install nginx: the deploy/ tests will skip"; \
+	  else echo "install Debian's nginx package to run the deploy/ tests"; fi; }
+
+test: install browser nginx lint
 	$(VENV)/bin/pytest
 
 bench: install
