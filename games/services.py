@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
 from accounts import ratings
+from accounts.validators import validate_not_confusable
 from games import broadcast, clocks
 from games.editor import services as editor_services
 from games.editor.errors import VariantDataInvalid
@@ -169,6 +170,7 @@ def register_user(*, username: str, password: str) -> AbstractBaseUser:
     errors: dict[str, list[str]] = {}
     try:
         user_model.username_validator(username)
+        validate_not_confusable(username)
     except ValidationError as exc:
         errors["username"] = list(exc.messages)
     if username.lower() in RESERVED_USERNAMES:
