@@ -71,6 +71,11 @@ schemathesis: install
 load: install
 	$(PY) scripts/load.py --curve
 
+# The curve on the embedded stack, then through the proxy stack of deploy/ (each started
+# and stopped by the script): 10/100/1,000 sockets over 20 and 100 tables, two web processes.
+load-curve: install nginx
+	$(PY) scripts/load.py --stack both --curve --users 10 $(LOAD_ARGS)
+
 # After adding or changing user-facing text: refresh the catalogues, then translate the new
 # entries in locale/{de,fr,it}/LC_MESSAGES/*.po (see "Translations" in README.md).
 # Needs GNU gettext's xgettext/msgmerge (Debian: gettext), for engineers only.
