@@ -51,7 +51,7 @@ if str(ROOT) not in sys.path:  # run as a script: the repository's packages
     sys.path.insert(0, str(ROOT))
 
 from config import limits  # noqa: E402
-from config.run import MAX_RESTARTS, RESTART_WINDOW, Child, wait_for_port  # noqa: E402
+from config.run import Child, restart_exited, wait_for_port  # noqa: E402
 
 TEMPLATE = Path(__file__).resolve().parent / "nginx.conf.template"
 DEFAULT_RUN_DIR = Path(tempfile.gettempdir()) / f"colonia-deploy-{os.getuid()}"
@@ -238,7 +238,7 @@ def nginx_config(run: RunDir, config: dict) -> str:
         "run": str(run.path), "static": str(run.static), "host": config["host"],
         "port": str(config["port"]), "upstream_servers": servers,
         "max_body": str(limits.REQUEST_BODY_MAX_BYTES),
-        "body_timeout": f"{limits.REQUEST_BODY_TIMEOUT:g}",
+        "body_timeout": str(max(1, round(limits.REQUEST_BODY_TIMEOUT * 1000))),
     })
 
 
@@ -365,22 +365,9 @@ def supervise(run: RunDir) -> int:
     exit_code = 0
     try:
         while not stopping:
-            changed = False
-            for child in children:
-                code = child.exit_code()
-                if code is None:
-                    continue
-                if not child.may_restart():
-                    child.reap()
-                    say(f"{child.name} keeps exiting ({MAX_RESTARTS} restarts in "
-                        f"{RESTART_WINDOW:.0f} s, last code {code}); stopping")
-                    exit_code, stopping = 1, True
-                    break
-                say(f"{child.name} exited with {code}: restarting it")
-                child.reap()
-                child.start()
-                say(f"started {child.name} (pid {child.process.pid})")
-                changed = True
+            changed, gave_up = restart_exited(children, report=say)
+            if gave_up:
+                exit_code, stopping = 1, True
             if not ready and not stopping:
                 addresses = [*(("127.0.0.1", p) for p in config["web_ports"]),
                              (config["host"], config["port"])]

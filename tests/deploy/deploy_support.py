@@ -1,12 +1,5 @@
-"""Helpers of tests/deploy: the stack under test, a client for it (see conftest.py).
-
-``deploy/stack.py start`` runs nginx (TLS) in front of two uvicorn processes, a Celery
-worker and one beat on the machine's PostgreSQL (a database of the tests' own,
-``colonia_deploy_test``) and Redis (database 3, a channel prefix of its own), in a run
-folder under pytest's temporary directory, on free loopback ports.  The tests skip, saying
-why, where nginx cannot be installed; PostgreSQL and Redis are the machine's (CI starts
-them): without them the tests skip too, except on CI, where that is a failure.
-"""
+"""Helpers of tests/deploy (see its conftest): the stack under test and a client for it,
+the tests' own database and Redis, and the helpers of tests/e2e loaded by path."""
 
 from __future__ import annotations
 
