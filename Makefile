@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: help install anchors run test lint unit e2e browser nginx bench schemathesis load load-curve clean messages catalogues
+.PHONY: help install anchors run test lint unit e2e browser jstools nginx bench schemathesis load load-curve clean messages catalogues
 
 help:
 	@echo "make run    install into .venv, migrate, load the default variants, start everything"
@@ -25,7 +25,7 @@ catalogues: $(STAMP)
 
 install: $(STAMP) catalogues
 
-# The OpenSpiel anchor of the AI (python -m ai.anchor) and its tests; CI installs it too.
+# The OpenSpiel anchor of the AI (python -m ailab.anchor) and its tests; CI installs it too.
 anchors: install
 	$(PY) -m pip install --quiet -e ".[dev,anchors]"
 
@@ -56,12 +56,27 @@ nginx:
 	      || echo "could not install nginx: the deploy/ tests will skip"; \
 	  else echo "install Debian's nginx package to run the deploy/ tests"; fi; }
 
-test: install browser nginx lint
+# axe-core, the accessibility audit the browser tests run inside Chromium (tests/e2e/audit.py):
+# the npm package pinned by package-lock.json, into node_modules/ (npm installed from Debian
+# when we may; no browser is downloaded).
+NODE_STAMP := node_modules/.installed
+$(NODE_STAMP): package.json package-lock.json
+	@command -v npm >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null) \
+	      || echo "could not install npm: the accessibility audit will fail"; \
+	  else echo "install Debian's npm package to run the accessibility audit"; fi; }
+	@if command -v npm >/dev/null 2>&1; then \
+	  npm ci --no-audit --no-fund --loglevel=error && touch $(NODE_STAMP); fi
+
+jstools: $(NODE_STAMP)
+
+test: install browser jstools nginx lint
 	$(VENV)/bin/pytest
 
 bench: install
-	$(PY) -m games.engines.bench newhaven --players 2 --games 200
-	$(PY) -m games.engines.bench nouvellefrance --players 2 --games 50
+	$(PY) -m tools.bench newhaven --players 2 --games 200
+	$(PY) -m tools.bench nouvellefrance --players 2 --games 50
 
 # The API against its live schema with a long budget (the suite runs a short one).
 schemathesis: install
@@ -88,4 +103,4 @@ messages: $(STAMP)
 	@$(PY) config/catalogues.py
 
 clean:
-	rm -rf $(VENV) var .pytest_cache .hypothesis .ruff_cache
+	rm -rf $(VENV) var .pytest_cache .hypothesis .ruff_cache node_modules

@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
+from accounts.services import RESERVED_USERNAMES
 from accounts.validators import validate_not_confusable
 
 
@@ -26,8 +27,6 @@ class SignUpForm(UserCreationForm):
     def clean_username(self) -> str:
         """Django's checks, no name that is also an account page (``/accounts/login/``),
         and none that looks like someone else's (``accounts.validators``)."""
-        from games.services import RESERVED_USERNAMES
-
         username = super().clean_username()
         if username and username.lower() in RESERVED_USERNAMES:
             raise forms.ValidationError(_("This username is reserved."), code="reserved")

@@ -2,7 +2,7 @@
 
 Ratings are OpenSkill (Plackett-Luce) ``mu``/``sigma`` pairs, one per user and game
 (``games.Game.game_name``); only rated tables change them, once per game
-(``accounts.ratings.record_result``).  ``RatingChange`` rows are the history: one per
+(``games.ratings.services.record_result``).  ``RatingChange`` rows are the history: one per
 player and game, unique, so a second update of the same game cannot be stored.
 """
 

@@ -18,7 +18,7 @@ from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 
-from games.api_errors import backend_unavailable, json_error, wants_json
+from common.api.errors import backend_unavailable, json_error, wants_json
 
 
 def _page(request: HttpRequest, status: int, template: str) -> HttpResponse:

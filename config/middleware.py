@@ -11,6 +11,7 @@ from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
 from django.middleware.gzip import GZipMiddleware
 
+from common.api.errors import backend_unavailable
 from config import body_limits, limits
 from config.error_views import (
     bad_request,
@@ -18,7 +19,6 @@ from config.error_views import (
     request_too_large,
     service_unavailable,
 )
-from games.api_errors import backend_unavailable
 
 logger = logging.getLogger(__name__)
 

@@ -182,7 +182,7 @@ def build_children(args: argparse.Namespace, env: dict[str, str]) -> list[Child]
             [python, "-m", "uvicorn", "config.asgi:application", "--host", args.host,
              "--port", str(args.port), "--workers", str(args.workers), "--no-access-log",
              # The app applies its own client-address rule (NUM_PROXIES, see
-             # accounts/client_ip.py): uvicorn must not rewrite the address as well.
+             # common/client_ip.py): uvicorn must not rewrite the address as well.
              "--no-proxy-headers",
              # Off by default: compression costs each socket its own deflate of every
              # message (a compressor per socket, ~0.2 ms of CPU per socket per move; web

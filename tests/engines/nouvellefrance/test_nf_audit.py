@@ -67,7 +67,7 @@ def test_site_footprints_characters_and_heights() -> None:
 def greedy_self_play() -> dict:
     """A sample of the acceptance run: 4 greedy players (the full run is 200 games, see
     the ``variant`` docstring)."""
-    from games.engines import simulate
+    from tools import simulate
 
     return simulate.run("nouvellefrance", players=4, games=12, bots=["greedy"], seed=0)
 
