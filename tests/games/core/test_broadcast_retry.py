@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from games import broadcast
+from games.live import broadcast
 
 
 class FlakyLayer:

@@ -22,7 +22,7 @@ from rest_framework.test import APIClient
 
 from config import body_limits, limits
 from games.models import ChatMessage, Game, Move
-from games.services import create_game, join_game
+from games.tables.services import create_game, join_game
 
 HX = {"HTTP_HX_REQUEST": "true"}
 BIG = 100_000  # over the 64 KiB of DATA_UPLOAD_MAX_MEMORY_SIZE, under the 2 MiB door
