@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: help install anchors run test lint unit e2e browser jstools bench schemathesis load clean messages catalogues
+.PHONY: help install anchors run test lint unit e2e browser jstools nginx bench schemathesis load load-curve clean messages catalogues
 
 help:
 	@echo "make run    install into .venv, migrate, load the default variants, start everything"
@@ -46,6 +46,16 @@ browser:
 	      || echo "could not install chromium: browser tests will fail"; \
 	  else echo "install Debian's chromium package to run the browser tests"; fi; }
 
+# Debian's nginx fronts the multi-process stack of deploy/ (tests/deploy); installed here
+# when we may (root), else those tests skip and say why.
+nginx:
+	@command -v nginx >/dev/null 2>&1 || test -x /usr/sbin/nginx || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null \
+	      && { nginx -s quit 2>/dev/null || true; }) \
+	      || echo "could not install nginx: the deploy/ tests will skip"; \
+	  else echo "install Debian's nginx package to run the deploy/ tests"; fi; }
+
 # axe-core, the accessibility audit the browser tests run inside Chromium (tests/e2e/audit.py):
 # the npm package pinned by package-lock.json, into node_modules/ (npm installed from Debian
 # when we may; no browser is downloaded).
@@ -61,7 +71,7 @@ $(NODE_STAMP): package.json package-lock.json
 
 jstools: $(NODE_STAMP)
 
-test: install browser jstools lint
+test: install browser jstools nginx lint
 	$(VENV)/bin/pytest
 
 bench: install
@@ -75,6 +85,11 @@ schemathesis: install
 # The load curve against a running `make run` (see scripts/load.py --help).
 load: install
 	$(PY) scripts/load.py --curve
+
+# The curve on the embedded stack, then through the proxy stack of deploy/ (each started
+# and stopped by the script): 10/100/1,000 sockets over 20 and 100 tables, two web processes.
+load-curve: install nginx
+	$(PY) scripts/load.py --stack both --curve --users 10 $(LOAD_ARGS)
 
 # After adding or changing user-facing text: refresh the catalogues, then translate the new
 # entries in locale/{de,fr,it}/LC_MESSAGES/*.po (see "Translations" in README.md).

@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.errors import RegistrationError
+from accounts.validators import validate_not_confusable
 
 #: Names that would collide with the account pages (``/accounts/<name>/``).
 RESERVED_USERNAMES = frozenset({"login", "logout", "signup", "password"})
@@ -24,6 +25,7 @@ def register_user(*, username: str, password: str) -> AbstractBaseUser:
     errors: dict[str, list[str]] = {}
     try:
         user_model.username_validator(username)
+        validate_not_confusable(username)
     except ValidationError as exc:
         errors["username"] = list(exc.messages)
     if username.lower() in RESERVED_USERNAMES:

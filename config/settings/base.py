@@ -77,6 +77,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # 413 / 408 for bodies over the limits, in the form the client reads (JSON, HTMX, page).
+    "config.middleware.BoundedRequestMiddleware",
     "config.middleware.BackendUnavailableMiddleware",
     # Last, as django-axes asks: it sees the outcome of authentication.
     "axes.middleware.AxesMiddleware",
@@ -187,7 +189,10 @@ REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-        "CONFIG": {"hosts": [REDIS_URL]},
+        # Pub/sub channels ignore Redis's database numbers: stacks sharing one Redis
+        # (deploy/stack.py next to the tests) keep apart by prefix.
+        "CONFIG": {"hosts": [REDIS_URL],
+                   "prefix": os.environ.get("CHANNEL_LAYER_PREFIX", "asgi")},
     }
 }
 

@@ -73,20 +73,41 @@ def _in_event_loop() -> bool:
     return True
 
 
+def _connection_lost(exc: BaseException) -> bool:
+    """True for a connection that broke (e.g. Redis restarted under it), not a timeout."""
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    return isinstance(exc, ConnectionError | RedisConnectionError)
+
+
 def _send(group: str, message: dict) -> bool:
-    """``group_send`` from sync code; False (and a log line) when it fails."""
-    try:
-        layer = get_channel_layer()
-        if layer is None:
+    """``group_send`` from sync code; False (and a log line) when it fails.
+
+    A connection lost under the send is retried once: after a Redis restart the first
+    publish finds the old connection closed ("Connection closed by server"), and redis-py
+    drops that connection, so the retry opens a fresh one.  Without the retry that
+    version's hint never reached the sockets.  A timeout is not retried (a hung Redis
+    would hold the move twice as long).
+    """
+    for attempt in (1, 2):
+        try:
+            layer = get_channel_layer()
+            if layer is None:
+                return False
+            if "redis" in type(layer).__module__ and not _in_event_loop():
+                _publisher.send(layer, group, message)
+            else:
+                async_to_sync(layer.group_send)(group, message)
+        except Exception as exc:  # a socket hint must never break a move
+            if attempt == 1 and _connection_lost(exc):
+                logger.info("channel layer connection lost (%s): notifying group %s again",
+                            exc, group)
+                continue
+            logger.warning("channel layer unavailable: could not notify group %s", group,
+                           exc_info=True)
             return False
-        if "redis" in type(layer).__module__ and not _in_event_loop():
-            _publisher.send(layer, group, message)
-        else:
-            async_to_sync(layer.group_send)(group, message)
-    except Exception:  # a socket hint must never break a move
-        logger.warning("channel layer unavailable: could not notify group %s", group, exc_info=True)
-        return False
-    return True
+        return True
+    return False  # pragma: no cover - the loop always returns
 
 
 def game_updated(game_id: int, version: int, *, seats: bool = True) -> bool:

@@ -205,11 +205,11 @@ def test_hostile_action_json_on_the_api(running, ann):
 
 
 def test_request_bodies_are_capped_before_parsing(client, running, ann):
-    """Over DATA_UPLOAD_MAX_MEMORY_SIZE Django refuses the body itself (400)."""
+    """Over DATA_UPLOAD_MAX_MEMORY_SIZE Django refuses the body itself (413)."""
     client.force_login(ann)
     data = {"action": "x" * 100_000, "version": 0, "key": "big-1"}
     response = client.post(reverse("act", args=[running.pk]), data)
-    assert response.status_code == 400
+    assert response.status_code == 413
     assert unchanged(running)
 
 
