@@ -184,6 +184,10 @@ def _submit_action(
             same = False
         if not same:
             raise KeyConflict(version=game.version)
+        # The same request again: maybe the first answer was lost with a web process that
+        # died after its commit, before its hints went out -- so they go out again (the
+        # sockets and the AI's turn ignore what they have already seen).
+        announce(game, GameChange("repeated", seats=seats, turns=False))
         return game
 
     if game.status != Game.Status.RUNNING:

@@ -15,4 +15,5 @@ from games.models import Game
 def hint_sockets(*, game: Game, change: GameChange, **_kwargs: Any) -> None:
     """Tell the game's sockets its new version (each renders its own viewer's view); a
     move leaves every viewer in the seat they had."""
-    broadcast.game_updated(game.pk, game.version, seats=change.kind != "moved")
+    broadcast.game_updated(game.pk, game.version,
+                           seats=change.kind not in ("moved", "repeated"))

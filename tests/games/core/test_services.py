@@ -189,7 +189,7 @@ def test_submit_happy_path(
     variant: Variant, make_user: Any, on_commit: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     sent: list[tuple] = []
-    monkeypatch.setattr(broadcast, "game_updated", lambda g, v: sent.append((g, v)))
+    monkeypatch.setattr(broadcast, "game_updated", lambda g, v, **_kw: sent.append((g, v)))
     game, ann, _bob = two_player_game(variant, make_user)
     hand = game.engine.state_from_json(game.state_json)["hands"][0]
     with on_commit():
@@ -240,6 +240,23 @@ def test_repeated_key_returns_the_game_unchanged(variant: Variant, make_user: An
         submit_action(game=game, user=ann, seat=0, action="garbage", version=0,
                                key="same")
     assert snapshot(game) == before
+
+
+def test_a_repeated_request_sends_its_hints_again(
+    variant: Variant, make_user: Any, on_commit: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A web process that died after its commit, before its hints went out: the proxy
+    sends the move again with its key, and the hints go out this time (issue 23)."""
+    game, ann, _bob = two_player_game(variant, make_user)
+    play(game, ann, {"play": 2}, key="same")  # committed; pretend its hints were lost
+    sent: list[tuple] = []
+    monkeypatch.setattr(broadcast, "game_updated",
+                        lambda g, v, **kw: sent.append((g, v, kw)))
+    with on_commit():
+        again = submit_action(game=game, user=ann, seat=0, action={"play": 2}, version=0,
+                              key="same")
+    assert again.version == 1 and Move.objects.filter(game=game).count() == 1
+    assert sent == [(game.pk, 1, {"seats": False})]
 
 
 def test_illegal_move_has_the_engine_message(variant: Variant, make_user: Any) -> None:

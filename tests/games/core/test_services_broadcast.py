@@ -25,7 +25,9 @@ async def test_game_updated_reaches_the_game_group() -> None:
         assert await sync_to_async(broadcast.game_updated)(7, 3) is True
         message = await asyncio.wait_for(layer.receive(channel), 5)
         hint = message.pop("hint")  # a random id of this notice (renders are shared by it)
-        assert message == {"type": "game.updated", "game_id": 7, "version": 3}
+        # Ids, a version and whether the seats may have changed: nothing of the game.
+        assert message == {"type": "game.updated", "game_id": 7, "version": 3,
+                           "seats": True}
         assert len(hint) == 16 and int(hint, 16) >= 0
         assert await sync_to_async(broadcast.game_updated)(7, 3) is True
         again = await asyncio.wait_for(layer.receive(channel), 5)
@@ -55,7 +57,8 @@ def test_services_send_hints_after_commit(
     variant: Variant, make_user: Any, on_commit: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     sent: list[Any] = []
-    monkeypatch.setattr(broadcast, "game_updated", lambda g, v: sent.append(("game", g, v)))
+    monkeypatch.setattr(broadcast, "game_updated",
+                        lambda g, v, **_kw: sent.append(("game", g, v)))
     monkeypatch.setattr(broadcast, "lobby_updated", lambda: sent.append(("lobby",)))
     ann, bob = make_user(), make_user()
     with on_commit():
@@ -68,7 +71,7 @@ def test_services_send_hints_after_commit(
     assert sent == [("game", game.pk, 0), ("lobby",)]
     sent.clear()
     # A hint that fails after commit never undoes or breaks the move.
-    monkeypatch.setattr(broadcast, "game_updated", lambda g, v: 1 / 0)
+    monkeypatch.setattr(broadcast, "game_updated", lambda g, v, **_kw: 1 / 0)
     with on_commit():
         game = submit_action(game=game, user=ann, seat=0, action={"play": 0},
                                       version=0, key="a")
