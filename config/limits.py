@@ -16,3 +16,6 @@ import os
 
 REQUEST_BODY_MAX_BYTES = int(os.environ.get("REQUEST_BODY_MAX_BYTES", str(2 * 1024 * 1024)))
 REQUEST_BODY_TIMEOUT = float(os.environ.get("REQUEST_BODY_TIMEOUT", "10"))
+#: The largest WebSocket message a client may send: clients never talk over the socket
+#: (actions are form posts), so a few KiB is plenty; uvicorn's default was 16 MiB.
+WEBSOCKET_MAX_BYTES = int(os.environ.get("WEBSOCKET_MAX_BYTES", str(16 * 1024)))

@@ -29,6 +29,8 @@ from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 
+from config.limits import WEBSOCKET_MAX_BYTES
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("COLONIA_VAR_DIR", BASE_DIR / "var"))
 
@@ -189,7 +191,8 @@ def build_children(args: argparse.Namespace, env: dict[str, str]) -> list[Child]
              # CPU per move 67 -> 40 ms at 20 tables x 200 sockets), which a thousand
              # spectators on 2 cores cannot afford.  ``--ws-deflate on`` (WS_DEFLATE=on)
              # buys ~10x less bandwidth with that CPU.
-             "--ws-per-message-deflate", "true" if args.ws_deflate == "on" else "false"],
+             "--ws-per-message-deflate", "true" if args.ws_deflate == "on" else "false",
+             "--ws-max-size", str(WEBSOCKET_MAX_BYTES)],
             env,
         )
     ]

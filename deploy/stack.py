@@ -308,7 +308,7 @@ def pieces(run: RunDir, config: dict, env: dict[str, str]) -> list[Piece]:
              # The app counts the proxies itself (NUM_PROXIES=1, the client-address rule):
              # uvicorn must not rewrite the client's address as well.
              "--no-proxy-headers", "--ws-per-message-deflate", "false",
-             "--timeout-graceful-shutdown", "5"],
+             "--ws-max-size", str(limits.WEBSOCKET_MAX_BYTES), "--timeout-graceful-shutdown", "5"],
             env, run.logs / f"web-{i}.log"))
     out.append(Piece(
         "worker",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import asyncio
 import os
 import signal
 import socket
@@ -165,6 +166,9 @@ def test_launcher_supervises_and_stops_in_order(tmp_path):
             urllib.request.urlopen(f"http://127.0.0.1:{port}/no/such/page/", timeout=30)
         except urllib.error.HTTPError as error:
             assert error.code == 404 and b'id="error-page"' in error.read()
+        # Clients never talk over the socket: a big message closes it (1009), it is not
+        # buffered (uvicorn's default took 16 MiB).
+        assert asyncio.run(_oversized_socket_message(port)) == 1009
         # The worker yields the cores to the web processes (batch AI turns, --worker-nice).
         worker = _pid(console.wait_for("started the worker"))
         assert os.getpriority(os.PRIO_PROCESS, worker) == min(19, os.nice(0) + 10)
@@ -195,6 +199,20 @@ def test_launcher_supervises_and_stops_in_order(tmp_path):
              for name in ("web", "worker", "embedded Redis")]
     assert order == sorted(order), output
     assert "[colonia] stopped" in output
+
+
+async def _oversized_socket_message(port: int) -> int | None:
+    """The close code the lobby's socket answers a 64 KiB message with."""
+    import websockets
+
+    async with websockets.connect(f"ws://127.0.0.1:{port}/ws/lobby/",
+                                  origin=f"http://127.0.0.1:{port}") as socket:
+        await socket.send("x" * 65536)
+        try:
+            while True:
+                await asyncio.wait_for(socket.recv(), 10)
+        except websockets.ConnectionClosed as closed:
+            return closed.rcvd.code if closed.rcvd else None
 
 
 def test_redis_cache_objects_share_one_client_per_configuration():
