@@ -5,7 +5,8 @@
    each seeing the other's moves arrive live over the socket, then start a rematch.  The
    quick version plays the last turns of a game that the server side played to near its
    end (``advance``); the whole game runs in the long profile (``make test-long``).
-2. One person (on a phone) finishes a game against a "random" AI seat, from near its end.
+2. One person on a phone plays against a "random" AI seat to the final scores: from near
+   the end, and the whole game in the long profile.
 
 The driver picks the first offered choice each time (building whenever a building can be
 built): a test of the path, not of strategy.
@@ -257,22 +258,24 @@ def test_two_people_play_a_whole_game(browser, live_url, screenshot):
     _two_people_play(browser, live_url, screenshot)
 
 
-def test_one_person_finishes_a_game_against_a_random_ai(browser, live_url, screenshot,
-                                                       advance):
+def _one_person_against_a_random_ai(browser, live_url, screenshot, advance=None) -> None:
+    """On a phone, against a random AI, to the final scores (from near the end with
+    ``advance``)."""
     started = time.monotonic()
     ctx = browser.new_context(viewport={"width": 390, "height": 844})  # a phone
     page = ctx.new_page()
     page.set_default_timeout(TIMEOUT)
-    sign_up(page, live_url, "cid_e2e")
+    sign_up(page, live_url, "cid_e2e" if advance is None else "ciq_e2e")
     page.select_option("#id_num_players", "2")
     page.select_option("#id_seat_1", "ai-random")
     page.click("#create-table button[type=submit]")
     page.wait_for_selector("#game-status")
-    wait_my_turn(page)  # the AI may open
-    advance(int(page.url.rstrip("/").split("/")[-1]), NEAR_THE_END)
-    page.reload()
-    page.wait_for_selector("#game-status")
-    socket_open(page)
+    if advance is not None:  # the server side plays on to the last turns
+        wait_my_turn(page)  # (the AI may open)
+        advance(int(page.url.rstrip("/").split("/")[-1]), NEAR_THE_END)
+        page.reload()
+        page.wait_for_selector("#game-status")
+        socket_open(page)
     for step in itertools.count():
         assert step < 600, "the game did not end"
         wait_my_turn(page)
@@ -283,6 +286,16 @@ def test_one_person_finishes_a_game_against_a_random_ai(browser, live_url, scree
     assert page.locator("#final-scores [data-final-seat]").count() == 2
     print(f"AI e2e game: {version(page)} actions in {time.monotonic() - started:.1f}s")
     ctx.close()
+
+
+def test_one_person_finishes_a_game_against_a_random_ai(browser, live_url, screenshot,
+                                                       advance):
+    _one_person_against_a_random_ai(browser, live_url, screenshot, advance)
+
+
+@pytest.mark.long
+def test_one_person_against_a_random_ai(browser, live_url, screenshot):
+    _one_person_against_a_random_ai(browser, live_url, screenshot)
 
 
 def test_a_version_gap_makes_the_page_refetch(browser, live_url):
