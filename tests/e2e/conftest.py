@@ -277,3 +277,12 @@ def screenshot():
         return path
 
     return take
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under ``--dist loadgroup`` every browser test runs in one worker: one live server and
+    one placegame server per run, not one per worker (a hook sees every item: filter)."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in item.path.parents:
+            item.add_marker(pytest.mark.xdist_group("browser"))
