@@ -48,11 +48,11 @@ browser:
 	  else echo "install Debian's chromium package to run the browser tests"; fi; }
 
 # One test worker per core (pytest-xdist; each has its own test database, Redis namespace,
-# ports and temporary folders). loadgroup: tests go one at a time to whichever worker is
-# free, except the browser tests, which stay together in one worker (one live server and
-# one set of browsers per run, see tests/e2e/conftest.py). The ten slowest tests are listed
-# at the end.
-PYTEST_ARGS := -n auto --dist loadgroup --durations=10
+# ports and temporary folders). worksteal: a worker that runs out of tests takes queued ones
+# from the others, so a few slow tests do not leave a core idle at the end. (Not loadgroup:
+# it keys its work by test id and silently runs one of schemathesis's many cases that share
+# an id.) The ten slowest tests are listed at the end.
+PYTEST_ARGS := -n auto --dist worksteal --durations=10
 
 test: install browser lint
 	$(VENV)/bin/pytest $(PYTEST_ARGS)

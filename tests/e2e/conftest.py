@@ -278,11 +278,3 @@ def screenshot():
 
     return take
 
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under ``--dist loadgroup`` every browser test runs in one worker: one live server and
-    one placegame server per run, not one per worker (a hook sees every item: filter)."""
-    here = Path(__file__).parent
-    for item in items:
-        if here in item.path.parents:
-            item.add_marker(pytest.mark.xdist_group("browser"))
