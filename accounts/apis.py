@@ -1,111 +1,83 @@
-"""The accounts part of the REST API: leaderboards and player pages (read-only)."""
+"""The accounts' API: register, and exchange a password for the API token."""
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
-from django.http import Http404
+from django.contrib.auth import authenticate
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import serializers
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.authtoken.models import Token
+from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from accounts import selectors
-from games.apis import ErrorOutput, GameApi
-from games.engines import engine_names
-from games.selectors import game_title
+from accounts.errors import RegistrationError
+from accounts.services import register_user
+from common.api.base import ApiView, ClientAddressThrottle, ErrorOutput
 
 
-class LeaderboardQuery(serializers.Serializer):
-    game = serializers.CharField(max_length=32, help_text="the game's name (see /api/variants/)")
-
-    def validate_game(self, value: str) -> str:
-        if value not in engine_names():
-            raise serializers.ValidationError(_("There is no such game."))
-        return value
+class CredentialsInput(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=128, trim_whitespace=False)
 
 
-class LeaderboardRowOutput(serializers.Serializer):
-    rank = serializers.IntegerField()
-    username = serializers.CharField()
-    rating = serializers.IntegerField(help_text="the shown rating: a cautious estimate")
-    mu = serializers.FloatField(help_text="OpenSkill mean")
-    sigma = serializers.FloatField(help_text="OpenSkill uncertainty")
-    games = serializers.IntegerField(help_text="rated games played")
-    wins = serializers.IntegerField(help_text="rated games won")
+
+class TokenOutput(serializers.Serializer):
+    token = serializers.CharField()
 
 
-class LeaderboardOutput(serializers.Serializer):
-    game = serializers.CharField()
-    title = serializers.CharField()
-    players = LeaderboardRowOutput(many=True)
 
-
-class PlayerRatingOutput(serializers.Serializer):
-    game = serializers.CharField()
-    rating = serializers.IntegerField()
-    mu = serializers.FloatField()
-    sigma = serializers.FloatField()
-    games = serializers.IntegerField(help_text="rated games played")
-    wins = serializers.IntegerField(help_text="rated games won")
-
-
-class PlayerStatsOutput(serializers.Serializer):
-    game = serializers.CharField()
-    played = serializers.IntegerField(help_text="finished games, rated or not")
-    wins = serializers.IntegerField()
-
-
-class PlayerOutput(serializers.Serializer):
-    username = serializers.CharField()
-    date_joined = serializers.DateTimeField()
-    ratings = PlayerRatingOutput(many=True)
-    stats = PlayerStatsOutput(many=True)
-
-
-class LeaderboardApi(GameApi):
-    """``GET /api/leaderboard/?game=NAME``: the best-rated players of one game."""
+class RegisterApi(ApiView):
+    """``POST /api/auth/register/``: create an account, get its API token."""
 
     permission_classes = [AllowAny]
+    authentication_classes: list = []
+    throttle_classes = [ClientAddressThrottle]
+    throttle_scope = "register"
 
     @extend_schema(
-        parameters=[OpenApiParameter("game", str, required=True,
-                                     description="the game's name (see /api/variants/)")],
-        responses={200: LeaderboardOutput, 400: ErrorOutput},
-        tags=["players"],
+        request=CredentialsInput,
+        responses={201: TokenOutput, 400: ErrorOutput, 429: ErrorOutput},
+        auth=[],
+        tags=["auth"],
     )
-    def get(self, request: Request) -> Response:
-        query = LeaderboardQuery(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        game = query.validated_data["game"]
-        rows = [
-            {"rank": i + 1, "username": r.user.get_username(), "rating": r.rating,
-             "mu": r.mu, "sigma": r.sigma, "games": r.games, "wins": r.wins}
-            for i, r in enumerate(selectors.leaderboard(game=game))
-        ]
-        return Response({"game": game, "title": game_title(game), "players": rows})
+    def post(self, request: Request) -> Response:
+        data = CredentialsInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            user = register_user(**data.validated_data)
+        except RegistrationError as exc:
+            return Response(
+                {"detail": str(exc), "code": exc.code, "errors": exc.errors},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        token, _created = Token.objects.get_or_create(user=user)
+        return Response({"token": token.key}, status=status.HTTP_201_CREATED)
 
 
-class PlayerApi(GameApi):
-    """``GET /api/players/{username}/``: a player's ratings and record per game."""
+
+class TokenApi(ApiView):
+    """``POST /api/auth/token/``: exchange a username and password for the API token."""
 
     permission_classes = [AllowAny]
+    authentication_classes: list = []
+    # Per address, across usernames (django-axes locks one username + address pair).
+    throttle_classes = [ClientAddressThrottle]
+    throttle_scope = "token"
 
-    @extend_schema(responses={200: PlayerOutput, 404: ErrorOutput}, tags=["players"])
-    def get(self, request: Request, username: str) -> Response:
-        try:
-            player = selectors.active_player(username)
-        except get_user_model().DoesNotExist:
-            raise Http404(_("No such player.")) from None
-        stats = selectors.player_stats(player)
-        return Response({
-            "username": player.get_username(),
-            "date_joined": player.date_joined,
-            "ratings": [
-                {"game": s.game, "rating": s.rating.rating, "mu": s.rating.mu,
-                 "sigma": s.rating.sigma, "games": s.rating.games, "wins": s.rating.wins}
-                for s in stats if s.rating is not None
-            ],
-            "stats": [{"game": s.game, "played": s.played, "wins": s.wins} for s in stats],
-        })
+    @extend_schema(
+        request=CredentialsInput,
+        responses={200: TokenOutput, 400: ErrorOutput, 401: ErrorOutput, 429: ErrorOutput},
+        auth=[],
+        tags=["auth"],
+    )
+    def post(self, request: Request) -> Response:
+        data = CredentialsInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        # The HttpRequest lets django-axes count failures and lock out guessers.
+        user = authenticate(request._request, **data.validated_data)
+        if user is None or not user.is_active:
+            raise AuthenticationFailed(_("Wrong username or password."))
+        token, _created = Token.objects.get_or_create(user=user)
+        return Response({"token": token.key})

@@ -7,6 +7,9 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
+from accounts.services import RESERVED_USERNAMES
+from accounts.validators import validate_not_confusable
+
 
 class SignUpForm(UserCreationForm):
     """Username, password (twice, Django's validators) and an optional e-mail address."""
@@ -22,10 +25,10 @@ class SignUpForm(UserCreationForm):
         fields = ("username", "email")
 
     def clean_username(self) -> str:
-        """Django's checks, and no name that is also an account page (``/accounts/login/``)."""
-        from games.services import RESERVED_USERNAMES
-
+        """Django's checks, no name that is also an account page (``/accounts/login/``),
+        and none that looks like someone else's (``accounts.validators``)."""
         username = super().clean_username()
         if username and username.lower() in RESERVED_USERNAMES:
             raise forms.ValidationError(_("This username is reserved."), code="reserved")
+        validate_not_confusable(username)  # e.g. "аdmin" with a Cyrillic а
         return username

@@ -2,7 +2,7 @@
 
 Ratings are OpenSkill (Plackett-Luce) ``mu``/``sigma`` pairs, one per user and game
 (``games.Game.game_name``); only rated tables change them, once per game
-(``accounts.ratings.record_result``).  ``RatingChange`` rows are the history: one per
+(``games.ratings.services.record_result``).  ``RatingChange`` rows are the history: one per
 player and game, unique, so a second update of the same game cannot be stored.
 """
 
@@ -132,3 +132,19 @@ def language_of(user) -> str:
     code = (Preferences.objects.filter(user=user).values_list("language", flat=True).first()
             if user is not None and user.pk else "")
     return code or settings.LANGUAGE_CODE
+
+
+class UsernameSkeleton(models.Model):
+    """A username's look (its UTS #39 skeletons, ``accounts.validators``), indexed so a
+    sign-up finds a look-alike among any number of people in one query."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="+")
+    key = models.CharField(max_length=600, db_index=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "key"],
+                                               name="unique_username_skeleton")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.key}"

@@ -1,9 +1,10 @@
+"""Routes of the accounts (under ``/accounts/``, the ``accounts`` namespace: see
+``config.urls``, which adds the games' pages that live there)."""
+
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from accounts import views
-
-app_name = "accounts"
 
 urlpatterns = [
     path("login/", views.LoginView.as_view(), name="login"),
@@ -19,6 +20,4 @@ urlpatterns = [
     path("password/reset/done/", views.PasswordResetCompleteView.as_view(),
          name="password_reset_complete"),
     path("settings/notifications/", views.notifications, name="notifications"),
-    path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
-    path("<str:username>/", views.profile, name="profile"),
 ]

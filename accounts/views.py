@@ -5,25 +5,24 @@ from __future__ import annotations
 from axes.helpers import get_cool_off
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import get_user_model, login
+from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse_lazy
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language as django_set_language
 
-from accounts import ratelimit
-from accounts.client_ip import client_key
 from accounts.forms import SignUpForm
-from accounts.models import Preferences
+from accounts.models import Preferences, set_turn_emails
 from accounts.models import set_language as set_language_preference
+from common import ratelimit
+from common.client_ip import client_key
 
 #: Sign-ups allowed per client address per hour (override with settings.SIGNUP_RATE_LIMIT).
 SIGNUP_RATE_LIMIT = 10
@@ -226,8 +225,6 @@ class PasswordChangeDoneView(auth_views.PasswordChangeDoneView):
 @require_http_methods(["GET", "POST"])
 def notifications(request: HttpRequest) -> HttpResponse:
     """The person's notification settings (turn e-mails of correspondence games)."""
-    from accounts.models import Preferences, set_turn_emails
-
     if request.method == "POST":
         set_turn_emails(user=request.user, enabled=bool(request.POST.get("turn_emails")))
         messages.success(request, _("Your notification settings are saved."))
@@ -240,94 +237,3 @@ def notifications(request: HttpRequest) -> HttpResponse:
     return TemplateResponse(request, "accounts/notifications.html", context)
 
 
-@csrf_exempt  # the signed token is the credential; mail clients POST without a CSRF token
-@require_http_methods(["GET", "POST"])
-def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
-    """The unsubscribe link of turn mails: GET asks, POST unsubscribes.
-
-    POST is RFC 8058's one-click unsubscribe too (``List-Unsubscribe-Post``): a mail
-    client posts ``List-Unsubscribe=One-Click`` here without the person's session.
-    """
-    from accounts.models import set_turn_emails
-    from games.turns.services import user_of_token
-
-    user_id = user_of_token(token)
-    person = (get_user_model()._default_manager.filter(pk=user_id).first()
-              if user_id is not None else None)
-    if person is None:
-        return TemplateResponse(request, "accounts/unsubscribe.html", {"invalid": True},
-                                status=404)
-    done = False
-    if request.method == "POST":
-        set_turn_emails(user=person, enabled=False)
-        done = True
-    return TemplateResponse(request, "accounts/unsubscribe.html",
-                            {"person": person, "done": done})
-
-
-def profile(request: HttpRequest, username: str) -> HttpResponse:
-    """A player's page: per game played, wins, rating and its graph; their games."""
-    from accounts.charts import rating_graph
-    from accounts.models import display_rating
-    from accounts.ratings import new_rating
-    from accounts.selectors import player_stats
-    from games.selectors import game_title, games_of
-    from games.summaries import summarize_game
-
-    player = get_object_or_404(get_user_model(), username=username, is_active=True)
-    # The rows are the player's games as the *visitor* sees them: "your turn" only on
-    # one's own profile, the result ("won", "lost") always the player's.
-    rows = [
-        summarize_game(listing.game, request.user, subject=player)
-        for listing in games_of(player)
-    ]
-    stats = [
-        {
-            "game": row.game,
-            "title": game_title(row.game),
-            "played": row.played,
-            "wins": row.wins,
-            "rating": row.rating.rating if row.rating else None,
-            "rated_games": row.rating.games if row.rating else 0,
-            "graph": rating_graph(
-                row.history,
-                title=_("%(game)s rating of %(name)s") % {
-                    "game": game_title(row.game), "name": player.get_username()},
-            ),
-        }
-        for row in player_stats(player)
-    ]
-    context = {
-        "player": player,
-        "stats": stats,
-        "newcomer_rating": display_rating(*new_rating()),
-        "running": [r for r in rows if r["status"] in ("open", "running")],
-        "finished": [r for r in rows if r["status"] in ("finished", "aborted")],
-    }
-    return TemplateResponse(request, "accounts/profile.html", context)
-
-
-def leaderboard(request: HttpRequest) -> HttpResponse:
-    """The best-rated players of one game (``?game=NAME``; the first game by default)."""
-    from django.http import Http404
-
-    from accounts.selectors import leaderboard as best
-    from games.engines import engine_names
-    from games.selectors import game_title
-
-    names = list(engine_names())
-    game = request.GET.get("game") or (names[0] if names else "")
-    if game not in names:
-        raise Http404(_("No such game."))
-    rows = [
-        {"rank": i + 1, "username": r.user.get_username(), "rating": r.rating,
-         "games": r.games, "wins": r.wins}
-        for i, r in enumerate(best(game=game))
-    ]
-    context = {
-        "game": game,
-        "title": game_title(game),
-        "games": [{"name": n, "title": game_title(n), "current": n == game} for n in names],
-        "rows": rows,
-    }
-    return TemplateResponse(request, "accounts/leaderboard.html", context)

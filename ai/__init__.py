@@ -25,10 +25,11 @@ a win) instead of the best.  New Haven's search settles its move within a few
 hundred iterations, so budgets alone did not separate the levels.
 
 The guards keep the answer-time promise (normal <= 1 s, hard <= 3 s per
-decision on one core, ``python -m ai.bench``); on a slow or busy machine they,
+decision on one core, ``python -m ailab.bench``); on a slow or busy machine they,
 not the budget, end the search.  Every level searches with :data:`TUNED`
-(issue 13: shared worlds, macro turns, public keys, the strong knowledge); the
-pre-issue-13 AI is kept as the arena's ``*-v1`` bots (:mod:`ai.frozen_v1`).
+(issue 13: shared worlds, macro turns, public keys, the strong knowledge).  Lab
+players (the frozen pre-issue-13 ``*-v1`` levels, the anchor's OpenSpiel searches)
+are not known here: the arena (:mod:`ailab.arena`) seats them itself.
 
 (A game's knowledge may scale the budgets: Nouvelle-France's engine steps cost
 ~150 µs, New Haven's ~10 µs.)
@@ -41,14 +42,13 @@ from typing import Any
 
 from .bots import greedy_action, random_action
 from .ismcts import SearchParams, SearchResult, search
-from .knowledge import GameKnowledge, GenericKnowledge, get_knowledge, register_knowledge
+from .knowledge import GameKnowledge, GenericKnowledge, get_knowledge
+from .ratings import level_rating
 
 Action = Any
 State = Any
 
 __all__ = [
-    "BOT_NAMES",
-    "FROZEN_NAMES",
     "LEVELS",
     "GameKnowledge",
     "GenericKnowledge",
@@ -63,7 +63,6 @@ __all__ = [
     "level_budget",
     "level_rating",
     "random_action",
-    "register_knowledge",
     "search",
 ]
 
@@ -79,7 +78,7 @@ class Level:
 
 
 #: ISMCTS levels.  The guard is below the answer-time promise (normal 1 s, hard 3 s).
-#: Search options of every level since issue 13 (see ``ai/tuning/``).
+#: Search options of every level since issue 13 (see ``ailab/tuning/``).
 TUNED = SearchParams(world_reuse=None, macro=True, public_keys=True)
 
 LEVELS: dict[str, Level] = {
@@ -89,10 +88,6 @@ LEVELS: dict[str, Level] = {
 }
 #: Every level name ``choose_action`` accepts.
 LEVEL_NAMES: tuple[str, ...] = ("random", "greedy", *LEVELS)
-#: Arena-only bots: the frozen pre-issue-13 levels (:mod:`ai.frozen_v1`).
-FROZEN_NAMES: tuple[str, ...] = tuple(f"{name}-v1" for name in ("easy", "normal", "hard"))
-#: Every bot the arena can seat.
-BOT_NAMES: tuple[str, ...] = (*LEVEL_NAMES, *FROZEN_NAMES)
 
 
 def choose_action(
@@ -137,13 +132,6 @@ def choose_action_counted(
         return random_action(engine, state, seat, seed), 0
     if level == "greedy":
         return greedy_action(engine, state, seat, seed), 0
-    if level in FROZEN_NAMES:
-        from .frozen_v1 import choose_action_v1
-
-        return choose_action_v1(
-            engine, state, seat, level.removesuffix("-v1"), seed,
-            iterations=None if seconds is None else 10**9, time_limit=seconds,
-        ), 0
     try:
         spec = LEVELS[level]
     except KeyError:
@@ -157,13 +145,6 @@ def choose_action_counted(
         seed=seed, params=spec.params,
     )
     return result.action, result.iterations
-
-
-def level_rating(game: str, level: str) -> tuple[float, float]:
-    """OpenSkill (mu, sigma) of an AI level in a game, from ``ai/ratings.json``."""
-    from .ratings import level_rating as stored
-
-    return stored(game, level)
 
 
 def level_budget(engine: Any, level: Level) -> int:

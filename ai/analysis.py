@@ -1,6 +1,6 @@
 """Post-game analysis: every decision judged from the mover's information set.
 
-``python -m ai.analysis newhaven --seed 3`` plays a game with the greedy bot and
+``python -m tools.analysis newhaven --seed 3`` plays a game with the greedy bot and
 analyses it at the default budget, printing the wall-clock and CPU time.
 
 What a decision gets (:class:`Decision`), always from what the *mover* knew when
@@ -35,7 +35,6 @@ step get the same analysis there (``tests/ai/test_analysis.py`` checks it).
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import time
@@ -333,39 +332,3 @@ def play_game(engine: Any, variant: dict, players: int, seed: int,
         state = engine.apply(state, seat, action)
         turn += 1
     return moves
-
-
-def main(argv: list[str] | None = None) -> None:
-    """``python -m ai.analysis GAME``: analyse one bot game and print how long it took."""
-    from .arena import load_engine
-
-    parser = argparse.ArgumentParser(description="Time the analysis of one finished game.")
-    parser.add_argument("game", help="engine name or module:ATTR")
-    parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--variant", default="standard")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--bot", default="greedy", help="the level that plays the game")
-    parser.add_argument("--iterations", type=int, default=DEFAULT_BUDGET.iterations)
-    parser.add_argument("--samples", type=int, default=DEFAULT_BUDGET.samples)
-    args = parser.parse_args(argv)
-    engine = load_engine(args.game)
-    variant = engine.default_variants()[args.variant]
-    moves = play_game(engine, variant, args.players, args.seed, args.bot)
-    budget = Budget(iterations=args.iterations, samples=args.samples)
-    decisions, wall, cpu = timed_analysis(engine, variant, args.players, args.seed, moves,
-                                          budget)
-    rows = summarise([d.to_json(engine) for d in decisions], args.players)
-    choices = sum(1 for d in decisions if not d.forced)
-    draws = sum(1 for d in decisions if d.chance)
-    print(f"{args.game} {args.variant} players={args.players} seed={args.seed}: "
-          f"{len(moves)} moves, {choices} with a choice, {draws} draws; "
-          f"budget iterations={budget.scaled(engine)} samples={budget.samples}: "
-          f"{wall:.1f} s wall, {cpu:.1f} s CPU", flush=True)
-    for row in rows:
-        print(f"  seat {row['seat']}: accuracy {row['accuracy']}, "
-              f"{row['inaccuracy']} inaccuracies, {row['mistake']} mistakes, "
-              f"{row['blunder']} blunders, luck {row['luck']:+.3f} ({row['draws']} draws)")
-
-
-if __name__ == "__main__":
-    main()

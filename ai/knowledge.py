@@ -3,9 +3,10 @@
 A knowledge object tells the search three things about a game: a cheap move
 ordering (for progressive widening), a rollout policy, and a static evaluator
 that maps a (possibly sampled) state to a value in [0, 1] per seat.  It sees
-the engine only through the protocol.  Knowledge is registered by engine name;
-an engine without one gets :class:`GenericKnowledge` (uniform rollouts to the
-end, true scores).
+the engine only through the protocol.  A game's knowledge is named by its
+catalogue entry (``games.catalogue``; tests register toy games there too); a
+game without one gets :class:`GenericKnowledge` (uniform rollouts to the end,
+true scores).
 """
 
 from __future__ import annotations
@@ -29,7 +30,6 @@ __all__ = [
     "GenericKnowledge",
     "get_knowledge",
     "learned_weights",
-    "register_knowledge",
     "search_knowledge",
     "softmax_values",
     "terminal_values",
@@ -80,7 +80,7 @@ def terminal_values(engine: Any, state: State, margin_weight: float = 0.1,
 
 @cache
 def learned_weights(game: str, feature_names: tuple[str, ...]) -> tuple[float, ...] | None:
-    """The weights ``python -m ai.learn`` fitted for ``game`` (``ai/weights/<game>.json``),
+    """The weights ``python -m ailab.learn`` fitted for ``game`` (``ai/weights/<game>.json``),
     or ``None`` when there are none or they were fitted on other features."""
     path = Path(__file__).with_name("weights") / f"{game}.json"
     if not path.exists():
@@ -131,17 +131,14 @@ def _module(name: Any) -> str | None:
     return entry.knowledge if entry is not None else None
 
 
+#: Knowledge already imported, by game name (cleared when the catalogue changes).
 _REGISTRY: dict[str, GameKnowledge] = {}
 _GENERIC = GenericKnowledge()
-
-
-def register_knowledge(name: str, knowledge: GameKnowledge) -> None:
-    """Use ``knowledge`` for the engine called ``name`` (tests register toy games)."""
-    _REGISTRY[name] = knowledge
+catalogue.on_change(_REGISTRY.clear)
 
 
 def get_knowledge(engine: Any) -> GameKnowledge:
-    """The knowledge registered for ``engine.name``, else the generic one."""
+    """The knowledge the catalogue names for ``engine.name``, else the generic one."""
     name = getattr(engine, "name", None)
     if name in _REGISTRY:
         return _REGISTRY[name]
@@ -156,12 +153,10 @@ def get_knowledge(engine: Any) -> GameKnowledge:
 def search_knowledge(engine: Any) -> GameKnowledge:
     """The knowledge the search uses: the module's ``STRONG`` if it has one.
 
-    ``get_knowledge`` (the ``greedy`` bot's) stays the base knowledge; a
-    knowledge registered by a test is used for both.
+    ``get_knowledge`` (the ``greedy`` bot's) stays the base knowledge.
     """
     knowledge = get_knowledge(engine)
-    name = getattr(engine, "name", None)
-    module = _module(name)
-    if module is None or _REGISTRY.get(name) is not import_module(module).KNOWLEDGE:
+    module = _module(getattr(engine, "name", None))
+    if module is None:
         return knowledge
     return getattr(import_module(module), "STRONG", knowledge)

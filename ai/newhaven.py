@@ -271,7 +271,7 @@ class StrongNewHavenKnowledge(NewHavenKnowledge):
       seat's view (cheaper than a spectator's) and its weights are parameters.
     """
 
-    #: Shorter playouts than v1's 24: the learned evaluator does the rest (ai/tuning).
+    #: Shorter playouts than v1's 24: the learned evaluator does the rest (ailab/tuning).
     rollout_depth: int | None = 8
     #: Iterations per sampled world: New Haven's determinize costs ~0.7 ms, an iteration ~1 ms.
     world_reuse: int = 4
@@ -317,12 +317,12 @@ class StrongNewHavenKnowledge(NewHavenKnowledge):
             estimates[active] += self.marker_weight * sum(markers.values())
         return softmax_values(estimates, self.temperature)
 
-    #: Names of :meth:`features` (the learned evaluator's inputs, see :mod:`ai.learn`).
+    #: Names of :meth:`features` (the learned evaluator's inputs, see :mod:`ailab.learn`).
     feature_names: tuple[str, ...] = (
         "bias", "score", "rows_sq", "cols_sq", "rows_up_sq", "cols_up_sq", "hand",
         "rows_sq_left", "cols_sq_left", "hand_left", "left", "markers",
     )
-    #: Use ``ai/weights/newhaven.json`` (fitted by ``python -m ai.learn``) when present.
+    #: Use ``ai/weights/newhaven.json`` (fitted by ``python -m ailab.learn``) when present.
     learned: bool = True
     #: Softmax temperature (points) of the learned final-score predictions.
     learned_temperature: float = 3.0

@@ -162,7 +162,7 @@ class StrongNouvelleFranceKnowledge(NouvelleFranceKnowledge):
     widening ranks placements by :meth:`placement_gains` (points now, the storm
     points every cube of the piece will earn its colour's owner, a character taken),
     not by points now only: the v1 order put opponents' cubes on ``x2`` levels and
-    its own on ``-`` ones as readily as the reverse (ai/tuning/README.md: 18/20
+    its own on ``-`` ones as readily as the reverse (ailab/tuning/README.md: 18/20
     against the v1 search at equal time).
     """
 
@@ -171,7 +171,7 @@ class StrongNouvelleFranceKnowledge(NouvelleFranceKnowledge):
     #: Points per ally still ready.
     ally_weight: float = 1.0
     #: Placements ``followup`` samples below the root (0: no macro placements).  Off:
-    #: in the arena (ai/tuning/README.md) macro placements lost to the v1 search.
+    #: in the arena (ailab/tuning/README.md) macro placements lost to the v1 search.
     followup_sample: int = 0
 
     def followup(
@@ -298,12 +298,12 @@ class StrongNouvelleFranceKnowledge(NouvelleFranceKnowledge):
         gains = self.placement_gains(engine, state, seat, actions)
         return sorted(actions, key=lambda a: -gains[a])
 
-    #: Names of :meth:`features` (the learned evaluator's inputs, see :mod:`ai.learn`).
+    #: Names of :meth:`features` (the learned evaluator's inputs, see :mod:`ailab.learn`).
     feature_names: tuple[str, ...] = (
         "bias", "score", "next_storm", "later_storms", "characters", "allies_ready",
         "bonus_ready", "done", "allies_left", "bonus_left",
     )
-    #: Use ``ai/weights/nouvellefrance.json`` (``python -m ai.learn``) when present.
+    #: Use ``ai/weights/nouvellefrance.json`` (``python -m ailab.learn``) when present.
     learned: bool = False
     #: Softmax temperature (points) of the learned final-score predictions.
     learned_temperature: float = 5.0

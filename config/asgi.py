@@ -15,6 +15,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config.body_limits import BoundedBody  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 
@@ -38,7 +39,8 @@ class WebSocketNotFound:
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        # Bodies bounded in size and time (config/body_limits.py): uvicorn bounds neither.
+        "http": BoundedBody(django_asgi_app),
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(WebSocketNotFound(URLRouter(websocket_urlpatterns)))
         ),

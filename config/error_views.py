@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import sys
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
 from django.template import loader
+from django.template.defaultfilters import filesizeformat
+from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 
-from games.api_errors import backend_unavailable, json_error, wants_json
+from common.api.errors import backend_unavailable, json_error, wants_json
 
 
 def _page(request: HttpRequest, status: int, template: str) -> HttpResponse:
@@ -22,6 +26,8 @@ def _page(request: HttpRequest, status: int, template: str) -> HttpResponse:
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    if isinstance(exception, RequestDataTooBig):  # e.g. a long text field of a file form
+        return request_too_large(request)
     if wants_json(request):
         return json_error(request, 400, _("Bad request."), "bad_request")
     return _page(request, 400, "400.html")
@@ -56,3 +62,40 @@ def service_unavailable(request: HttpRequest) -> HttpResponse:
     response = HttpResponse(loader.get_template("503.html").render(), status=503)
     response["Retry-After"] = "5"
     return response
+
+
+def _refused(request: HttpRequest, status: int, *, detail: str, code: str, message: str,
+             template: str, context: dict) -> HttpResponse:
+    """A refused request: the API's JSON, a fragment for HTMX (``X-Colonia-Error``: the
+    page shows its text, static/js/colonia.js), else the error page in the site's layout."""
+    if wants_json(request):
+        return json_error(request, status, detail, code)
+    if request.headers.get("HX-Request"):
+        html = render_to_string("partials/request_error.html",
+                                {"status": status, "message": message}, request=request)
+        response = HttpResponse(html, status=status)
+        response["X-Colonia-Error"] = str(status)
+        return response
+    return TemplateResponse(request, template, {"status": status, **context},
+                            status=status).render()
+
+
+def request_too_large(request: HttpRequest, limit: int | None = None) -> HttpResponse:
+    """413: the body is over ``limit`` bytes (Django's ``DATA_UPLOAD_MAX_MEMORY_SIZE``)."""
+    size = filesizeformat(limit or settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+    return _refused(
+        request, 413, detail=_("The request body is too large."), code="request_too_large",
+        message=_("What you sent is too large (more than %(limit)s): shorten it and try "
+                  "again.") % {"limit": size},
+        template="413.html", context={"limit": size},
+    )
+
+
+def request_timeout(request: HttpRequest) -> HttpResponse:
+    """408: the body stopped arriving (``config.body_limits``)."""
+    return _refused(
+        request, 408, detail=_("The request body did not arrive in time."),
+        code="request_timeout",
+        message=_("What you sent did not arrive in time: please try again."),
+        template="408.html", context={},
+    )

@@ -6,12 +6,19 @@ import logging
 from collections.abc import Callable
 from urllib.parse import unquote_to_bytes
 
+from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
 from django.middleware.gzip import GZipMiddleware
 
-from config.error_views import bad_request, service_unavailable
-from games.api_errors import backend_unavailable
+from common.api.errors import backend_unavailable
+from config import body_limits, limits
+from config.error_views import (
+    bad_request,
+    request_timeout,
+    request_too_large,
+    service_unavailable,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -31,8 +38,13 @@ def has_nul(request: HttpRequest) -> bool:
     if request.method == "POST" and request.content_type in FORM_TYPES:
         try:
             post = request.POST
-        except (RequestDataTooBig, OSError, ValueError):
-            return False  # the view reports it (a 413, or the usual 400)
+        except RequestDataTooBig:
+            # The body is consumed: a second read would find an empty form.  Say so, for
+            # BoundedRequestMiddleware's 413.
+            request.body_too_large = True
+            return False
+        except (OSError, ValueError):
+            return False  # the view reports it (the usual 400)
         for key, values in post.lists():
             if "\x00" in key or any("\x00" in value for value in values):
                 return True
@@ -48,6 +60,42 @@ class RejectNulMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if has_nul(request):
             return bad_request(request)
+        return self.get_response(request)
+
+
+class BoundedRequestMiddleware:
+    """Bodies over the limits get a clear 413 (408 for one that stalled), before any view.
+
+    A form or HTMX post over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (64 KiB) used to get the
+    400 page (Django's ``RequestDataTooBig``, raised where the CSRF check reads the form)
+    while the API answered a JSON 413: now all get a 413 in their own form -- the API's
+    JSON, a fragment the page shows for HTMX, the error page otherwise.  Multipart bodies
+    carry files, which that limit does not count: their text fields still raise, and the
+    400 handler turns that into the same 413.  ``config.body_limits`` (the ASGI door) says
+    in the scope when it stopped reading a body: too large, or stalled.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        reason = getattr(request, "scope", {}).get(body_limits.SCOPE_KEY)
+        if reason == body_limits.TIMEOUT:
+            return request_timeout(request)
+        if reason == body_limits.TOO_LARGE:
+            declared = body_limits.declared_length(request.scope) or 0
+            return request_too_large(request, limits.REQUEST_BODY_MAX_BYTES
+                                     if declared > limits.REQUEST_BODY_MAX_BYTES else None)
+        if getattr(request, "body_too_large", False):  # found by RejectNulMiddleware
+            return request_too_large(request)
+        try:
+            declared = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            declared = 0
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        if (limit is not None and declared > limit
+                and request.content_type != "multipart/form-data"):
+            return request_too_large(request)
         return self.get_response(request)
 
 

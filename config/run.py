@@ -151,6 +151,29 @@ def wait_for_port(host: str, port: int, cancelled: Callable[[], bool],
     return False
 
 
+def restart_exited(children: list[Child], report: Callable[[str], None] = say
+                   ) -> tuple[bool, bool]:
+    """Restart each child that exited: ``(restarted one, gave up)``.  A child that keeps
+    exiting (``MAX_RESTARTS`` in ``RESTART_WINDOW`` seconds) is reaped, not restarted, and
+    the caller stops everything."""
+    restarted = False
+    for child in children:
+        code = child.exit_code()
+        if code is None:
+            continue
+        if not child.may_restart():
+            child.reap()
+            report(f"the {child.name} keeps exiting ({MAX_RESTARTS} restarts in "
+                   f"{RESTART_WINDOW:.0f} s, last code {code}); stopping")
+            return restarted, True
+        report(f"the {child.name} exited with {code}: restarting it")
+        child.reap()
+        child.start()
+        report(f"started the {child.name} (pid {child.process.pid})")
+        restarted = True
+    return restarted, False
+
+
 def build_children(args: argparse.Namespace, env: dict[str, str]) -> list[Child]:
     python = sys.executable
     children = [
@@ -159,7 +182,7 @@ def build_children(args: argparse.Namespace, env: dict[str, str]) -> list[Child]
             [python, "-m", "uvicorn", "config.asgi:application", "--host", args.host,
              "--port", str(args.port), "--workers", str(args.workers), "--no-access-log",
              # The app applies its own client-address rule (NUM_PROXIES, see
-             # accounts/client_ip.py): uvicorn must not rewrite the address as well.
+             # common/client_ip.py): uvicorn must not rewrite the address as well.
              "--no-proxy-headers",
              # Off by default: compression costs each socket its own deflate of every
              # message (a compressor per socket, ~0.2 ms of CPU per socket per move; web
@@ -257,20 +280,9 @@ def main(argv: list[str] | None = None) -> int:
                     say(f"could not restart the embedded Redis ({exc}); stopping")
                     exit_code, stopping = 1, True
                     break
-            for child in children:
-                code = child.exit_code()
-                if code is None:
-                    continue
-                if not child.may_restart():
-                    child.reap()
-                    say(f"the {child.name} keeps exiting ({MAX_RESTARTS} restarts in "
-                        f"{RESTART_WINDOW:.0f} s, last code {code}); stopping")
-                    exit_code, stopping = 1, True
-                    break
-                say(f"the {child.name} exited with {code}: restarting it")
-                child.reap()
-                child.start()
-                say(f"started the {child.name} (pid {child.process.pid})")
+            _restarted, gave_up = restart_exited(children)
+            if gave_up:
+                exit_code, stopping = 1, True
             time.sleep(0.5)
     finally:
         say("stopping…")

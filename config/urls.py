@@ -6,7 +6,19 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from accounts import urls as account_urls
 from accounts import views as account_views
+from games.ratings import urls as rating_urls
+from games.turns import urls as turn_urls
+
+#: ``/accounts/...``: sign-up, log-in and settings, then the games' pages that live there
+#: (turn-mail unsubscribe, the player's profile: ``/accounts/<name>/`` catches every name,
+#: so it comes last).
+ACCOUNT_ROUTES = [
+    *account_urls.urlpatterns,
+    *turn_urls.account_urlpatterns,
+    *rating_urls.account_urlpatterns,
+]
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -18,8 +30,7 @@ urlpatterns = [
          name="api-docs"),
     path("api/editor/", include("games.editor.api_urls")),
     path("api/", include("games.api_urls")),
-    path("accounts/", include("accounts.urls")),
-    path("leaderboard/", account_views.leaderboard, name="leaderboard"),
+    path("accounts/", include((ACCOUNT_ROUTES, "accounts"))),
     path("editor/", include("games.editor.urls")),
     path("", include("games.urls")),
 ]

@@ -6,7 +6,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from games.editor import services as editor_services
+from games.chat.services import remove_message
 from games.engines import get_engine
 from games.models import (
     Analysis,
@@ -18,6 +18,7 @@ from games.models import (
     VariantChange,
     VariantVersion,
 )
+from games.variants import services as variants
 
 
 class VariantAdminForm(forms.ModelForm):
@@ -76,7 +77,7 @@ class VariantAdmin(admin.ModelAdmin):
         if change:
             super().save_model(request, obj, form, change)  # the active flag only
             return
-        variant = editor_services.publish_data(
+        variant = variants.publish_data(
             game=obj.game, name=obj.name, data=obj.data, user=request.user)
         obj.pk = variant.pk
         obj.refresh_from_db()
@@ -152,8 +153,6 @@ class ChatMessageAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Remove the selected messages from the chat"))
     def remove_messages(self, request, queryset) -> None:
-        from games.chat.services import remove_message
-
         for message in queryset.filter(removed_at__isnull=True):
             remove_message(message=message, by=request.user)
 

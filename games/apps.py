@@ -1,5 +1,28 @@
+"""The games app: the features' listeners and tasks are connected when Django is ready."""
+
+from __future__ import annotations
+
+from importlib import import_module
+
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
+
+#: The modules that connect listeners (``receivers``) or define Celery tasks (``tasks``),
+#: imported once Django is ready: the features react to the core's announcements
+#: (``games.core.signals``) and the worker knows every task.  The order is the order in
+#: which the reactions to a committed change run.
+READY_MODULES = (
+    "games.live.receivers",      # sockets of a session that ended
+    "games.play.receivers",      # the game's sockets
+    "games.tables.receivers",    # the clocks, the lobby
+    "games.ratings.receivers",   # a finished game's result and ratings
+    "games.ai_turns.receivers",  # the AI's turn
+    "games.turns.receivers",     # the nav's counts, the turn mails
+    "games.analysis.receivers",  # the replay page's analysis panel
+    "games.editor.tasks",
+    "games.analysis.tasks",
+    "games.periodic",
+)
 
 
 class GamesConfig(AppConfig):
@@ -8,10 +31,5 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self) -> None:
-        # Celery's autodiscovery finds games.tasks; the editor's task lives in a subpackage.
-        # The post-game analysis fills the replay page's analysis slot.
-        from games.analysis_views import replay_panel
-        from games.editor import tasks  # noqa: F401
-        from games.replay_page import register_replay_panel
-
-        register_replay_panel(replay_panel)
+        for module in READY_MODULES:
+            import_module(module)

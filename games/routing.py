@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games import consumers
+from games.analysis.consumers import AnalysisConsumer
 from games.editor.consumers import EditorConsumer
+from games.play.consumers import GameConsumer
+from games.tables.consumers import LobbyConsumer
 
 websocket_urlpatterns: list = [
-    path("ws/games/<int:game_id>/", consumers.GameConsumer.as_asgi()),
-    path("ws/games/<int:game_id>/analysis/", consumers.AnalysisConsumer.as_asgi()),
-    path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
+    path("ws/games/<int:game_id>/", GameConsumer.as_asgi()),
+    path("ws/games/<int:game_id>/analysis/", AnalysisConsumer.as_asgi()),
+    path("ws/lobby/", LobbyConsumer.as_asgi()),
     path("ws/editor/variants/<int:variant_id>/", EditorConsumer.as_asgi()),
 ]

@@ -42,6 +42,15 @@ fragments it gets) and reads the game only after the AI has moved.
 the 100 x 1,000 point closed-loop.  Tables of a point stop when it ends (their human seat
 stops playing), so points do not add up.  The measured curve and its commands are in the
 README ("Live play at scale").
+
+``--stack embedded|proxy|both`` starts the stack itself, measures, and stops it: ``embedded``
+is ``python -m config.run --workers 2 --concurrency 2`` (SQLite, the embedded Redis) in a
+temporary folder; ``proxy`` is ``deploy/stack.py`` (nginx with TLS in front of two uvicorn
+processes, a Celery worker and a beat, the machine's PostgreSQL in a fresh database of its
+own and Redis), measured through nginx; ``both`` prints one curve after the other
+(``make load-curve``).  The per-person limits are lifted for the script in the stacks it
+starts, and the CPU of every process of the stack is counted (nginx as ``proxy``; the
+machine's PostgreSQL and Redis are not).
 """
 
 from __future__ import annotations
@@ -53,8 +62,12 @@ import os
 import random
 import re
 import resource
+import signal
+import ssl
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -65,7 +78,10 @@ from urllib.parse import urlsplit
 
 from websockets.asyncio.client import connect
 
+ROOT = Path(__file__).resolve().parent.parent
 VERSION_RE = re.compile(r'data-version="(\d+)"')
+#: Trust for an https stack's own certificate (``--stack proxy``, or ``--cafile``).
+SSL_CONTEXT: ssl.SSLContext | None = None
 LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
 CURVE = [(20, 10), (20, 100), (20, 1000), (100, 10), (100, 100), (100, 1000)]
 MAX_TABLES, MAX_SOCKETS, MAX_DURATION = 200, 2000, 600.0
@@ -88,7 +104,7 @@ class Api:
         if self.token:
             request.add_header("Authorization", f"Token {self.token}")
         try:
-            with urllib.request.urlopen(request, timeout=60) as response:
+            with urllib.request.urlopen(request, timeout=60, context=SSL_CONTEXT) as response:
                 return response.status, json.loads(response.read() or b"null")
         except urllib.error.HTTPError as error:
             payload = error.read()
@@ -99,6 +115,10 @@ class Api:
 
     async def acall(self, method: str, path: str, body: dict | None = None):
         return await asyncio.to_thread(self.call, method, path, body)
+
+
+def _ws_ssl(url: str) -> dict:
+    return {"ssl": SSL_CONTEXT} if url.startswith("wss://") and SSL_CONTEXT else {}
 
 
 def register(base: str, prefix: str, index: int) -> Api:
@@ -167,6 +187,8 @@ def _role(pid: int) -> str:
         return "gone"
     if "celery" in words:
         return "celery"
+    if words.startswith("nginx"):
+        return "proxy"
     if "valkey" in words or "redis-server" in words:
         return "redis"
     if "uvicorn" in words or "multiprocessing" in words:
@@ -227,7 +249,8 @@ async def play_human(api: Api, ws_url: str, origin: str, game_id: int, deadline:
     API while the AI thinks.  With ``--think 0`` it acts as fast as the server answers: a
     closed loop that saturates the machine.
     """
-    async with connect(ws_url, origin=origin, open_timeout=60, max_size=None) as socket:
+    async with connect(ws_url, origin=origin, open_timeout=60, max_size=None,
+                       **_ws_ssl(ws_url)) as socket:
         status, doc = await api.acall("GET", f"/api/games/{game_id}/")
         # The tables start together.  An exponential think is memoryless: drawing the
         # first pause from it too makes each table's actions a steady stream from the
@@ -273,7 +296,8 @@ async def spectate(ws_url: str, origin: str, index: int, arrivals: list, ready: 
                    opened: list, stop: asyncio.Event, errors: list) -> None:
     """Record (arrival time, version) of every message on one socket."""
     try:
-        async with connect(ws_url, origin=origin, open_timeout=60, max_size=None) as socket:
+        async with connect(ws_url, origin=origin, open_timeout=60, max_size=None,
+                           **_ws_ssl(ws_url)) as socket:
             opened.append(index)
             if len(opened) == ready.target:  # type: ignore[attr-defined]
                 ready.set()
@@ -391,8 +415,10 @@ def print_row(result: dict) -> None:
     parts = [f"{role} {seconds * 1000 / moves:.1f}" for role, seconds in
              sorted(result["cpu"].items()) if seconds > 0]
     web = result["cpu"].get("web", 0.0)
+    own = result["cpu"].get("load script", 0.0)
     print(f"  CPU-ms per move: {', '.join(parts)}; web CPU-ms per delivery: "
-          f"{web * 1000 / deliveries:.2f} (load average {result['load']:.1f})", flush=True)
+          f"{web * 1000 / deliveries:.2f}; the load generator used {own / elapsed:.0%} of a "
+          f"core (load average {result['load']:.1f})", flush=True)
 
 
 HEADER = (f"{'tables':>6} {'sockets':>7} {'think s':>7} {'p50 ms':>8} {'p95 ms':>8} "
@@ -400,7 +426,7 @@ HEADER = (f"{'tables':>6} {'sockets':>7} {'think s':>7} {'p50 ms':>8} {'p95 ms':
           f"{'errors':>6}")
 
 
-async def main_async(args: argparse.Namespace) -> int:
+async def main_async(args: argparse.Namespace, web_pids: list[int] | None = None) -> int:
     parts = urlsplit(args.base)
     if parts.hostname not in LOOPBACK:
         raise SystemExit("this load script only targets a loopback server")
@@ -413,7 +439,7 @@ async def main_async(args: argparse.Namespace) -> int:
                     and v["name"] == args.variant), None)
     if variant is None:
         raise SystemExit(f"no active variant {args.game}/{args.variant}: run load_variants")
-    pids = server_pids(parts.port or 80)
+    pids = web_pids if web_pids is not None else server_pids(parts.port or 80)
     print(f"server: {args.base} ({len(pids)} web processes found), game: {args.game}/"
           f"{args.variant}, {args.players} seats (1 played here, AI level {args.level}), "
           f"{args.duration:.0f} s per point; a person thinks "
@@ -440,6 +466,142 @@ async def main_async(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+# --- stacks this script starts itself (--stack) --------------------------------------------------
+
+#: The per-person limits, lifted for the script in the stacks it starts.
+LIFTED = {"THROTTLE_REGISTER": "1000/hour", "THROTTLE_MOVES": "100000/minute"}
+#: Environment of the caller that must not reach a stack this script starts.
+STACK_OWNED = {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "SQLITE_PATH",
+               "STATIC_ROOT", "COLONIA_VAR_DIR", "CELERY_TASK_ALWAYS_EAGER"}
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class EmbeddedStack:
+    """``python -m config.run`` (SQLite, the embedded Redis) in a temporary folder."""
+
+    name = "embedded"
+
+    def __init__(self, tmp: Path, web: int) -> None:
+        self.tmp, self.web, self.port = tmp, web, _free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.ssl: ssl.SSLContext | None = None
+        self.env = {k: v for k, v in os.environ.items() if k not in STACK_OWNED}
+        self.env.update(LIFTED, COLONIA_VAR_DIR=str(tmp / "var"),
+                        SQLITE_PATH=str(tmp / "load.sqlite3"), STATIC_ROOT=str(tmp / "static"),
+                        PYTHONUNBUFFERED="1")
+        self.process: subprocess.Popen | None = None
+        self.log = tmp / "stack.log"
+
+    def describe(self) -> str:
+        return (f"python -m config.run --workers {self.web} --concurrency 2 (SQLite, the "
+                f"embedded Redis) at {self.base}")
+
+    def start(self) -> None:
+        for command in (["migrate", "--noinput"], ["load_variants", "newhaven"]):
+            subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=self.env,
+                           check=True, capture_output=True)
+        with open(self.log, "wb") as out:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "config.run", "--port", str(self.port), "--workers",
+                 str(self.web), "--concurrency", "2"], cwd=ROOT, env=self.env, stdout=out,
+                stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + 240
+        while not all(n in self.log.read_text(errors="replace")
+                      for n in ("Colonia is running at", " ready.")):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit("the embedded stack did not start:\n" + self.log.read_text())
+            time.sleep(0.5)
+
+    @property
+    def root_pid(self) -> int:
+        return self.process.pid
+
+    def web_pids(self) -> list[int]:
+        return server_pids(self.port)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout=90)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+
+
+class ProxyStack:
+    """``deploy/stack.py``: nginx (TLS) in front of the web processes, PostgreSQL, Redis."""
+
+    name = "proxy"
+
+    def __init__(self, tmp: Path, web: int, database_url: str, redis_url: str) -> None:
+        self.run_dir, self.web, self.port = tmp / "run", web, _free_port()
+        self.database_url, self.redis_url = database_url, redis_url
+        self.base = f"https://127.0.0.1:{self.port}"
+        self.ssl: ssl.SSLContext | None = None
+        self.env = {**os.environ, **LIFTED}
+        self.supervisor = 0
+
+    def describe(self) -> str:
+        return (f"deploy/stack.py: nginx (TLS) at {self.base} in front of {self.web} uvicorn "
+                f"processes, a Celery worker (concurrency 2) and a beat; PostgreSQL "
+                f"{self.database_url} (fresh), Redis {self.redis_url}")
+
+    def _script(self, *args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, str(ROOT / "deploy" / "stack.py"), *args,
+                               "--run-dir", str(self.run_dir)], cwd=ROOT, env=self.env,
+                              capture_output=True, text=True)
+
+    def start(self) -> None:
+        started = self._script("start", "--port", str(self.port), "--web", str(self.web),
+                               "--concurrency", "2", "--database-url", self.database_url,
+                               "--redis-url", self.redis_url, "--fresh-database")
+        if started.returncode != 0:
+            raise SystemExit(f"the proxy stack did not start:\n{started.stdout}{started.stderr}")
+        self.supervisor = json.loads(self._script("status", "--json").stdout)["supervisor"]["pid"]
+        self.ssl = ssl.create_default_context(cafile=str(self.run_dir / "tls" / "cert.pem"))
+        deadline = time.monotonic() + 120  # the worker takes its first task once ready
+        while " ready." not in (self.run_dir / "logs" / "worker.log").read_text(errors="replace"):
+            if time.monotonic() > deadline:
+                raise SystemExit("the proxy stack's worker never got ready")
+            time.sleep(0.5)
+
+    @property
+    def root_pid(self) -> int:
+        return self.supervisor
+
+    def web_pids(self) -> list[int]:
+        return [pid for pid in tree_pids(self.supervisor) if _role(pid) == "web"]
+
+    def stop(self) -> None:
+        self._script("stop")
+
+
+def run_stacks(args: argparse.Namespace) -> int:
+    """Start each stack of ``--stack``, measure it as asked, stop it; one curve each."""
+    global SSL_CONTEXT
+    failed = 0
+    for kind in (["embedded", "proxy"] if args.stack == "both" else [args.stack]):
+        with tempfile.TemporaryDirectory(prefix=f"colonia-load-{kind}-") as tmp:
+            stack = (EmbeddedStack(Path(tmp), args.web) if kind == "embedded" else
+                     ProxyStack(Path(tmp), args.web, args.database_url, args.redis_url))
+            print(f"== the {kind} stack: {stack.describe()}", flush=True)
+            stack.start()
+            try:
+                args.base, args.cpu_tree, SSL_CONTEXT = stack.base, stack.root_pid, stack.ssl
+                failed |= asyncio.run(main_async(args, web_pids=stack.web_pids()))
+            finally:
+                stack.stop()
+            print(flush=True)
+    return failed
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", default=os.environ.get("LOAD_BASE", "http://127.0.0.1:8000"))
@@ -464,12 +626,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cpu-tree", type=int, default=0,
                         help="pid whose process tree's CPU is counted too (python -m config.run)")
+    parser.add_argument("--stack", choices=["embedded", "proxy", "both"],
+                        help="start this stack (both: one after the other), measure it, stop "
+                             "it; --base and --cpu-tree are then the stack's")
+    parser.add_argument("--web", type=int, default=2,
+                        help="web processes of a stack started with --stack")
+    parser.add_argument("--database-url", default=os.environ.get(
+        "LOAD_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/colonia_deploy_load"),
+        help="the proxy stack's database (dropped and created afresh)")
+    parser.add_argument("--redis-url", default=os.environ.get(
+        "LOAD_REDIS_URL", "redis://127.0.0.1:6379/4"), help="the proxy stack's Redis")
     args = parser.parse_args(argv)
     args.tables = max(1, min(args.tables, MAX_TABLES))
     args.sockets = max(0, min(args.sockets, MAX_SOCKETS))
     args.users = max(1, min(args.users, 10))
     args.duration = max(1.0, min(args.duration, MAX_DURATION))
     args.think = max(0.0, args.think)
+    if args.stack:
+        return run_stacks(args)
     return asyncio.run(main_async(args))
 
 

@@ -46,10 +46,10 @@ def main() -> int:
         from django.test.utils import CaptureQueriesContext
 
         from games.chat import services as chat
-        from games.chat.render import render_chat
+        from games.chat.selectors import render_chat
         from games.models import ChatMessage, Game, Seat
-        from games.services import load_default_variants
         from games.turns.selectors import waiting_count
+        from games.variants.services import load_default_variants
 
         settings.CHAT_RATE_LIMIT = 10**9
         load_default_variants(games=["newhaven"])

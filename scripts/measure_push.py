@@ -5,9 +5,9 @@
 
 A fixed, deterministic workload (a throw-away SQLite database, the test settings, random
 legal moves from ``--seed``): two people play ``--moves`` moves through
-``games.services.submit_action``; after each move the fragments are rendered ``--renders``
+``games.core.services.submit_action``; after each move the fragments are rendered ``--renders``
 times for each viewer kind a socket can have, exactly as the socket consumer does
-(``games.selectors.get_game`` + ``games.play.render_fragments`` + the split into
+(``games.core.selectors.get_game`` + ``games.play.page.render_fragments`` + the split into
 fragments):
 
 * ``anon``: an anonymous spectator (every spectator socket of the load test);
@@ -70,17 +70,14 @@ def run(args: argparse.Namespace) -> int:
     from django.utils import translation
     from rest_framework.authtoken.models import Token
 
-    from games.fragment_cache import split_fragments
+    from accounts.services import register_user
+    from games.core.selectors import get_game, legal_actions_json
+    from games.core.services import submit_action
+    from games.live.fragment_cache import split_fragments
     from games.models import Game, Variant
-    from games.play import render_fragments
-    from games.selectors import get_game, legal_actions_json
-    from games.services import (
-        create_game,
-        join_game,
-        load_default_variants,
-        register_user,
-        submit_action,
-    )
+    from games.play.page import render_fragments
+    from games.tables.services import create_game, join_game
+    from games.variants.services import load_default_variants
 
     load_default_variants(games=[args.game])
     variant = Variant.objects.get(game=args.game, name=args.variant)

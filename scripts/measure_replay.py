@@ -91,7 +91,7 @@ def main() -> None:
         setup_django(tmp)
         from django.test import Client
 
-        from games import replays
+        from games.replay import selectors as replays
 
         client = Client()
         rng = random.Random(args.seed)

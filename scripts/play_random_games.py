@@ -1,6 +1,6 @@
 """Play K random games of one engine, silently: a fixed workload for instruction counts.
 
-Wall-clock benchmarks (``python -m games.engines.bench``) are noisy on a shared machine;
+Wall-clock benchmarks (``python -m tools.bench``) are noisy on a shared machine;
 instructions are not.  Compare two checkouts by their instructions per game::
 
     valgrind --tool=callgrind --callgrind-out-file=/dev/null \\
@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 
 from games.engines import get_engine
-from games.engines.bench import play_random_game
+from tools.bench import play_random_game
 
 
 def main(argv: list[str]) -> None:

@@ -16,6 +16,8 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from config.secret_key import weakness
+from games.tables import selectors as tables
+from games.variants import apis as variant_apis
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.django_db
@@ -140,12 +142,10 @@ def test_real_404_page(client: Client) -> None:
 
 
 def test_500_page(monkeypatch) -> None:
-    from games import views
-
     def crash(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(views, "game_summaries", crash)
+    monkeypatch.setattr(tables, "game_summaries", crash)
     response = Client(raise_request_exception=False).get("/")
     assert response.status_code == 500
     html = response.content.decode()
@@ -155,13 +155,12 @@ def test_500_page(monkeypatch) -> None:
 def test_database_down_is_a_503_not_a_500(monkeypatch) -> None:
     from django.db import OperationalError
 
-    from games import apis, views
 
     def down(*args, **kwargs):
         raise OperationalError("could not connect to server")
 
-    monkeypatch.setattr(views, "game_summaries", down)
-    monkeypatch.setattr(apis, "active_variants", down)
+    monkeypatch.setattr(tables, "game_summaries", down)
+    monkeypatch.setattr(variant_apis, "active_variants", down)
     response = Client(raise_request_exception=False).get("/")
     assert response.status_code == 503 and 'data-status="503"' in response.content.decode()
     response = APIClient(raise_request_exception=False).get("/api/variants/")

@@ -15,6 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from config.cache import SharedRedisCache
+from config.settings import base
+from config.settings.base import database_from_url
+
 ROOT = Path(__file__).resolve().parent.parent
 FORBIDDEN = ("django", "channels", "celery", "rest_framework", "kombu", "redis", "accounts",
              "config")
@@ -196,9 +200,6 @@ def test_launcher_supervises_and_stops_in_order(tmp_path):
 def test_redis_cache_objects_share_one_client_per_configuration():
     """Each request (an async context) gets its own cache object; they must not each
     open a Redis connection (``config.cache``)."""
-    from config.cache import SharedRedisCache
-    from config.settings import base
-
     options = {"OPTIONS": {"socket_timeout": 1}}
     first = SharedRedisCache("redis://127.0.0.1:1/3", options)
     second = SharedRedisCache("redis://127.0.0.1:1/3", options)
@@ -211,8 +212,6 @@ def test_redis_cache_objects_share_one_client_per_configuration():
 
 def test_postgresql_connections_come_from_a_pool(monkeypatch):
     """Every ASGI request runs in its own thread: without a pool each one connected anew."""
-    from config.settings.base import database_from_url
-
     database = database_from_url("postgres://u@127.0.0.1:5432/colonia")
     assert database["OPTIONS"]["pool"]["max_size"] >= 1 and database["CONN_MAX_AGE"] == 0
     other = database_from_url("sqlite:////tmp/colonia.sqlite3")
@@ -268,7 +267,7 @@ async def test_shared_renders_are_keyed_under_the_cache_prefix(monkeypatch):
     production, the process's namespace in tests)."""
     from django.conf import settings
 
-    from games.fragment_cache import shared
+    from games.live.fragment_cache import shared
 
     names: list[str] = []
 

@@ -77,6 +77,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # 413 / 408 for bodies over the limits, in the form the client reads (JSON, HTMX, page).
+    "config.middleware.BoundedRequestMiddleware",
     "config.middleware.BackendUnavailableMiddleware",
     # Last, as django-axes asks: it sees the outcome of authentication.
     "axes.middleware.AxesMiddleware",
@@ -89,7 +91,9 @@ WSGI_APPLICATION = "config.wsgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        # The site's layout and shared partials, then each feature's own templates
+        # (games/<feature>/templates/, template names unchanged: "games/play.html"...).
+        "DIRS": [BASE_DIR / "templates", *sorted(BASE_DIR.glob("games/*/templates"))],
         "OPTIONS": {
             # Each game's board package brings its own templates (games/boards/loader.py).
             "loaders": [
@@ -185,7 +189,10 @@ REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-        "CONFIG": {"hosts": [REDIS_URL]},
+        # Pub/sub channels ignore Redis's database numbers: stacks sharing one Redis
+        # (deploy/stack.py next to the tests) keep apart by prefix.
+        "CONFIG": {"hosts": [REDIS_URL],
+                   "prefix": os.environ.get("CHANNEL_LAYER_PREFIX", "asgi")},
     }
 }
 
@@ -258,17 +265,8 @@ RATING_SIGMA = 25.0 / 3
 # Shown rating = RATING_DISPLAY_BASE + RATING_DISPLAY_SCALE * (mu - 3 sigma): a newcomer 1500.
 RATING_DISPLAY_BASE = 1500
 RATING_DISPLAY_SCALE = 40
-# FALLBACK, not calibrated: the fixed (mu, sigma) of each AI level, used only while
-# ai.level_rating(game, level) is missing (accounts.ratings.ai_rating prefers it).
-AI_LEVEL_RATINGS = {
-    "random": (12.0, 1.5),
-    "greedy": (20.0, 1.5),
-    "easy": (24.0, 1.5),
-    "normal": (28.0, 1.5),
-    "hard": (32.0, 1.5),
-}
 
-# Post-game analysis (games/analysis.py, ai/analysis.py): ISMCTS iterations per decision
+# Post-game analysis (games/analysis/, ai/analysis.py): ISMCTS iterations per decision
 # (scaled per game like the AI levels), playouts per estimate, worlds to tell a draw; the
 # task runs chunks of about ANALYSIS_CHUNK_SECONDS; an analysis with no progress for
 # ANALYSIS_STALL_SECONDS is queued again; a chunk taken up ANALYSIS_MAX_ATTEMPTS times
@@ -332,7 +330,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PARSER_CLASSES": [
-        "games.parsers.SafeJSONParser",
+        "common.api.parsers.SafeJSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
@@ -342,17 +340,17 @@ REST_FRAMEWORK = {
         "moves": os.environ.get("THROTTLE_MOVES", "240/minute"),
         "analysis": os.environ.get("THROTTLE_ANALYSIS", "30/hour"),
     },
-    # Every error in one shape: {"detail", "code", "errors"?} (games/api_errors.py).
-    "EXCEPTION_HANDLER": "games.api_errors.exception_handler",
+    # Every error in one shape: {"detail", "code", "errors"?} (common/api/errors.py).
+    "EXCEPTION_HANDLER": "common.api.errors.exception_handler",
     # JSON only; the browsable API only while developing (DEBUG).
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
     + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
 }
 # How many proxies of ours append to X-Forwarded-For (0: trust only the socket's address).
 # One rule for every per-address limit -- lockout, sign-up, API throttles: see
-# accounts/client_ip.py.
+# common/client_ip.py.
 TRUSTED_PROXIES = int(os.environ.get("NUM_PROXIES") or 0)
-AXES_CLIENT_IP_CALLABLE = "accounts.client_ip.client_ip"
+AXES_CLIENT_IP_CALLABLE = "common.client_ip.client_ip"
 AXES_LOCKOUT_CALLABLE = "accounts.views.lockout"
 # No uploads here: keep request bodies small.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
@@ -362,7 +360,7 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1",
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "games.api_schema.add_error_responses",
+        "common.api.schema.add_error_responses",
     ],
     # Swagger UI from this server (drf-spectacular-sidecar), never from a CDN.
     "SWAGGER_UI_DIST": "SIDECAR",

@@ -206,6 +206,20 @@ class Board:
         """The include name of one of the board's partials (``template#name``)."""
         return f"{self.template}#{name}"
 
+    def parts(self, *, log: str) -> dict:
+        """The include names of the board's partials, for the generic pages (``log``: the
+        page's own partial of the move log)."""
+        return {
+            "name": self.name,
+            "layout": self.partial(self.layout),
+            "fragments": [self.partial(name) for name in self.fragments],
+            "final": self.partial(self.final) if self.final else "",
+            "stylesheets": list(self.stylesheets),
+            "scripts": list(self.scripts),
+            "log": log,
+            "log_in_layout": self.log_in_layout,
+        }
+
     def present(self, scene: Scene) -> dict:
         """The template context of ``scene`` (under ``board`` in the page's context).
 

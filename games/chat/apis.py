@@ -15,7 +15,8 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games.apis import ErrorOutput, GameApi
+from common.api.base import ErrorOutput
+from games.api.base import GameApi
 from games.chat import services
 from games.chat.selectors import CHAT_SHOWN, chat_messages
 from games.models import ChatMessage

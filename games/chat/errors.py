@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from games.errors import GameServiceError
+from games.core.errors import GameServiceError
 
 
 class ChatError(GameServiceError):

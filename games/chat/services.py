@@ -10,8 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts import ratelimit
-from games import broadcast
+from common import ratelimit
 from games.chat.errors import (
     ChatClosed,
     ChatError,
@@ -20,6 +19,7 @@ from games.chat.errors import (
     ChatRateLimited,
     ChatTooLong,
 )
+from games.live import broadcast
 from games.models import ChatMessage, ChatMute, Game
 
 #: Characters kept of a message's line breaks and spaces; others control chars are dropped.

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games.chat import services
 from games.chat.errors import ChatError, ChatNotAllowed
-from games.chat.render import render_chat
+from games.chat.selectors import render_chat
 from games.models import ChatMessage, Game
 
 

@@ -21,11 +21,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.apis import PARSERS
+from common.api.base import PARSERS
+from games.core.errors import GameServiceError
 from games.editor import selectors, services
 from games.engines import engine_names
-from games.errors import GameServiceError
 from games.models import Variant, VariantVersion
+from games.variants import selectors as variant_selectors
+from games.variants import services as variants
 
 # --- serializers ---------------------------------------------------------------------------------
 
@@ -185,7 +187,7 @@ class EditorApi(APIView):
 
     def variant(self, variant_id: int) -> Variant:
         variant = get_object_or_404(Variant, pk=variant_id)
-        services.ensure_versions(variant=variant)
+        variants.ensure_versions(variant=variant)
         return variant
 
 
@@ -204,7 +206,7 @@ class VariantsApi(EditorApi):
     def post(self, request: Request) -> Response:
         data = VariantCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
-        variant = services.create_variant(
+        variant = variants.create_variant(
             game=data.validated_data["game"], name=data.validated_data["name"],
             data=data.validated_data.get("data"), user=request.user,
             origin=VariantVersion.Origin.API)
@@ -231,7 +233,7 @@ class DraftApi(EditorApi):
     @extend_schema(responses={200: DraftOutput, **ERRORS}, tags=["editor"])
     def get(self, request: Request, variant_id: int) -> Response:
         variant = self.variant(variant_id)
-        draft = services.draft_of(variant)
+        draft = variant_selectors.draft_of(variant)
         if draft is None:
             return Response({"detail": _("This variant has no draft."), "code": "no_draft"},
                             status=status.HTTP_404_NOT_FOUND)
@@ -275,7 +277,7 @@ class SimulateApi(EditorApi):
     def get(self, request: Request, variant_id: int) -> Response:
         variant = self.variant(variant_id)
         services.expire_stale_simulations(variant=variant)
-        draft = services.draft_of(variant)
+        draft = variant_selectors.draft_of(variant)
         sim = selectors.latest_simulation(draft)
         if sim is None:
             return Response({"detail": _("The draft has not been simulated."),

@@ -6,7 +6,7 @@ them.  Like every socket message these are hints: the page also refetches.
 
 from __future__ import annotations
 
-from games.broadcast import _send
+from games.live.broadcast import _send
 
 
 def variant_group(variant_id: int) -> str:

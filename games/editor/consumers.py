@@ -10,21 +10,15 @@ from __future__ import annotations
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 
 from games.editor.broadcast import variant_group
+from games.live.consumers import scope_language
+from games.models import Variant
 
 FINISHED = ("done", "failed")
-
-
-def _language(scope: dict) -> str:
-    """The page's language (the language cookie, which Channels' cookie middleware read)."""
-    lang = (scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME, "")
-    return lang if lang in {code for code, _name in settings.LANGUAGES} else \
-        settings.LANGUAGE_CODE
 
 
 class EditorConsumer(AsyncWebsocketConsumer):
@@ -37,14 +31,12 @@ class EditorConsumer(AsyncWebsocketConsumer):
         if not await database_sync_to_async(self._allowed)():
             await self.close(code=4403)
             return
-        self.language = _language(self.scope)
+        self.language = scope_language(self.scope)
         self.group = variant_group(self.variant_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
 
     def _allowed(self) -> bool:
-        from games.models import Variant
-
         user = self.scope.get("user")
         if user is None or not user.is_authenticated or not user.is_staff:
             return False

@@ -14,7 +14,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.editor.paths import PathKey, group_problems
+from common.jsonpaths import PathKey, group_problems
 from games.editor.schemaform import (
     FieldError,
     Node,
@@ -24,8 +24,9 @@ from games.editor.schemaform import (
     merge_errors,
     to_json,
 )
-from games.editor.services import engine_of, has_name_field, problems_of
 from games.editor.widgets import widgets_for
+from games.models import AI_LEVEL_CHOICES
+from games.variants.services import engine_of, has_name_field, problems_of
 
 #: Form names that are not variant data (buttons, settings of other forms).
 OP_FIELD = "op"
@@ -103,7 +104,6 @@ class SimulationForm(forms.Form):
 
     def __init__(self, *args: Any, bots: tuple[str, ...], counts: list[int], **kwargs: Any):
         super().__init__(*args, **kwargs)
-        from games.models import AI_LEVEL_CHOICES
 
         labels = dict(AI_LEVEL_CHOICES)
         self.fields["bots"].choices = [(b, labels.get(b, b)) for b in bots]

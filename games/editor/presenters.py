@@ -14,7 +14,7 @@ from typing import Any
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from games.editor.jsondata import Change, short
+from common.jsondata import Change, short
 
 # --- histograms ----------------------------------------------------------------------------------
 
@@ -163,7 +163,7 @@ def report_sections(left: dict | None, right: dict | None) -> list[Section]:
 def reproduce_command(game: str, variant: str, error: dict, bots: list[str]) -> str:
     """The command that replays one failed game of a simulation."""
     return " ".join([
-        "python -m games.engines.simulate", shlex.quote(game),
+        "python -m tools.simulate", shlex.quote(game),
         "--variant-file", shlex.quote(f"{variant}.json"),
         "--players", str(error.get("players", "")), "--games 1",
         "--seed", str(error.get("seed")), "--bots", shlex.quote(",".join(bots)),

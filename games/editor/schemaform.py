@@ -25,6 +25,7 @@ subtree's build (and parse, when their inputs are not the generic ones).
 from __future__ import annotations
 
 import copy
+import json
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -32,8 +33,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.data_texts import data_gettext
-from games.editor.paths import Path, PathKey, format_path, key_of
+from common.jsonpaths import Path, PathKey, format_path, key_of
+from games.data_texts import data_gettext, humanize
 
 #: Upper bound on the items of one submitted list (a form never has more).
 MAX_ITEMS = 500
@@ -57,12 +58,6 @@ class Invalid:
 
 
 # --- schema helpers ------------------------------------------------------------------------------
-
-
-def humanize(step: str | int) -> str:
-    """``row_costs`` -> ``Row costs``."""
-    text = str(step).replace("_", " ").strip()
-    return text[:1].upper() + text[1:]
 
 
 def kind_of(schema: Mapping) -> str:
@@ -555,8 +550,6 @@ class SchemaForm:
         return schema
 
     def _parse_json(self, path: Path, name: str) -> Any:
-        import json
-
         raw = self.post.get(f"{name}#json")
         if raw is None:
             return MISSING
@@ -642,8 +635,6 @@ class SchemaForm:
 
 
 def _json_text(value: Any) -> str:
-    import json
-
     if value is MISSING:
         return ""
     return json.dumps(value, indent=1, ensure_ascii=False)

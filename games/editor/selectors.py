@@ -7,10 +7,11 @@ from typing import Any
 
 from django.db.models import Count, Prefetch, QuerySet
 
-from games.editor.jsondata import digest
-from games.editor.services import current_version, draft_of, engine_of, problems_of
+from common.jsondata import digest
 from games.engines import engine_names, get_engine
 from games.models import Game, Simulation, Variant, VariantChange, VariantVersion
+from games.variants.selectors import current_version, draft_of
+from games.variants.services import engine_of, problems_of
 
 __all__ = [
     "GameVariants",

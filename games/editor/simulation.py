@@ -1,4 +1,4 @@
-"""Simulation checks in chunks: ``games.engines.simulate.run`` a few games at a time.
+"""Simulation checks in chunks: ``tools.simulate.run`` a few games at a time.
 
 One Celery worker plays the AI turns of every live table, so a 200-game check may not
 hold it for minutes: the task plays a chunk of about ``CHUNK_SECONDS``, stores the merged
@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from games.engines import Engine, InvalidVariant
-from games.engines.simulate import run, wilson_interval
+from tools.simulate import run, wilson_interval
 
 #: Wall-clock budget of one chunk (seconds); the first chunk plays one game to measure.
 CHUNK_SECONDS = 2.0
@@ -158,3 +158,5 @@ def final_report(by_players: dict[str, dict], *, games: int, bots: Sequence[str]
         "errors": errors,
         "by_players": by_players,
     }
+
+

@@ -13,7 +13,7 @@ from typing import Any
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
-from games.editor.services import run_simulation_chunk
+from games.editor.runner import run_simulation_chunk
 
 logger = logging.getLogger(__name__)
 
@@ -38,3 +38,8 @@ def simulate_variant(self: Any, simulation_id: int) -> None:
         return
     if run_simulation_chunk(simulation_id=simulation_id):
         simulate_variant.delay(simulation_id)
+
+
+def enqueue_simulation(simulation_id: int) -> None:
+    """Queue the first chunk of a simulation (after the request's commit)."""
+    simulate_variant.delay(simulation_id)

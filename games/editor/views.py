@@ -24,14 +24,16 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from common.jsondata import diff, digest
+from games.core.errors import GameServiceError
 from games.editor import selectors, services
 from games.editor.forms import CloneForm, ImportForm, NewVariantForm, SimulationForm, VariantEditor
-from games.editor.jsondata import diff, digest
 from games.editor.presenters import change_summary, diff_rows, report_sections, reproduce_command
 from games.editor.simulation import player_counts
 from games.engines import engine_names, get_engine
-from games.errors import GameServiceError
 from games.models import Simulation, Variant, VariantVersion
+from games.variants import selectors as variant_selectors
+from games.variants import services as variants
 
 View = Callable[..., HttpResponse]
 
@@ -57,7 +59,7 @@ def _variant(variant_id: int) -> Variant:
     variant = get_object_or_404(Variant, pk=variant_id)
     if variant.game not in engine_names():
         raise Http404(_("This game is not installed."))
-    services.ensure_versions(variant=variant)
+    variants.ensure_versions(variant=variant)
     return variant
 
 
@@ -107,10 +109,10 @@ def create(request: HttpRequest) -> HttpResponse:
         if source_id:
             source = get_object_or_404(Variant, pk=int(source_id))
             if source.game != game:
-                raise services.VariantDataInvalid([_("(variant): that variant is of another game")])
-            variant = services.clone_variant(variant=source, name=name, user=request.user)
+                raise variants.VariantDataInvalid([_("(variant): that variant is of another game")])
+            variant = variants.clone_variant(variant=source, name=name, user=request.user)
         else:
-            variant = services.create_variant(game=game, name=name, user=request.user)
+            variant = variants.create_variant(game=game, name=name, user=request.user)
     except GameServiceError as exc:
         _refuse(request, exc)
         return redirect("editor:index")
@@ -144,7 +146,7 @@ def import_view(request: HttpRequest) -> HttpResponse:
                     payload=payload, user=request.user,
                     game=form.cleaned_data.get("game") or None,
                     name=form.cleaned_data.get("name") or None)
-            except services.VariantDataInvalid as exc:
+            except variants.VariantDataInvalid as exc:
                 for problem in exc.problems:
                     form.add_error(None, problem)
             except GameServiceError as exc:
@@ -173,7 +175,8 @@ def variant_detail(request: HttpRequest, variant_id: int) -> HttpResponse:
         entry.lines = change_summary(entry.changes)
     return TemplateResponse(request, "editor/variant.html", {
         "variant": variant, "title": _title(variant.game), "versions": versions,
-        "current": services.current_version(variant), "draft": services.draft_of(variant),
+        "current": variant_selectors.current_version(variant),
+        "draft": variant_selectors.draft_of(variant),
         "history": history, "clone_form": CloneForm(),
     })
 
@@ -193,8 +196,8 @@ def version_detail(request: HttpRequest, variant_id: int, number: int) -> HttpRe
         "readonly": True, "games": selectors.games_on(version),
         "problems": selectors.version_problems(version),
         "sections": report_sections(sim.report if sim else None, None), "sim": sim,
-        "is_current": services.current_version(variant) == version,
-        "draft": services.draft_of(variant),
+        "is_current": variant_selectors.current_version(variant) == version,
+        "draft": variant_selectors.draft_of(variant),
     })
 
 
@@ -202,7 +205,7 @@ def version_detail(request: HttpRequest, variant_id: int, number: int) -> HttpRe
 @require_POST
 def variant_active(request: HttpRequest, variant_id: int, active: bool) -> HttpResponse:
     variant = _variant(variant_id)
-    services.set_variant_active(variant=variant, active=active, user=request.user)
+    variants.set_variant_active(variant=variant, active=active, user=request.user)
     messages.success(request, _("Variant restored: new tables may use it.") if active else
                      _("Variant retired: no new table gets it; games keep their version."))
     return redirect("editor:variant", variant_id=variant.pk)
@@ -214,8 +217,8 @@ def version_retired(request: HttpRequest, variant_id: int, number: int,
                     retired: bool) -> HttpResponse:
     variant = _variant(variant_id)
     version = get_object_or_404(VariantVersion, variant=variant, number=number)
-    services.set_version_retired(version=version, retired=retired, user=request.user)
-    current = services.current_version(variant)
+    variants.set_version_retired(version=version, retired=retired, user=request.user)
+    current = variant_selectors.current_version(variant)
     messages.success(request, _("New tables now get %(version)s.")
                      % {"version": current.label} if current else
                      _("No version is left for new tables: restore one."))
@@ -234,7 +237,7 @@ def clone(request: HttpRequest, variant_id: int) -> HttpResponse:
     if request.POST.get("version"):
         source = selectors.version_by_label(variant, request.POST["version"])
     try:
-        copy = services.clone_variant(variant=variant, name=form.cleaned_data["name"],
+        copy = variants.clone_variant(variant=variant, name=form.cleaned_data["name"],
                                       user=request.user, version=source)
     except GameServiceError as exc:
         _refuse(request, exc)
@@ -251,7 +254,7 @@ def export(request: HttpRequest, variant_id: int, label: str) -> HttpResponse:
     version = selectors.version_by_label(variant, label)
     if version is None:
         raise Http404(_("No such version."))
-    response = JsonResponse(services.export_document(version),
+    response = JsonResponse(variant_selectors.export_document(version),
                             json_dumps_params={"indent": 1, "ensure_ascii": False})
     filename = f"{variant.game}-{variant.name}-{label}.json"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
@@ -265,8 +268,8 @@ def diff_view(request: HttpRequest, variant_id: int) -> HttpResponse:
     variant = _variant(variant_id)
     versions = selectors.versions_of(variant)
     labels = [("draft" if v.is_draft else str(v.number), v.label) for v in versions]
-    current = services.current_version(variant)
-    draft = services.draft_of(variant)
+    current = variant_selectors.current_version(variant)
+    draft = variant_selectors.draft_of(variant)
     if draft is not None:
         base = draft.based_on or current
         default_a, default_b = (str(base.number) if base else "draft"), "draft"
@@ -292,7 +295,7 @@ def _sim_context(variant: Variant, draft: VariantVersion | None,
     """What the simulation panel shows: settings, progress, the report beside the
     published version's, and whether the draft may be published."""
     services.expire_stale_simulations(variant=variant)
-    engine = services.engine_of(variant.game)
+    engine = variants.engine_of(variant.game)
     counts = player_counts(engine, draft.data) if draft else []
     sim = selectors.latest_simulation(draft)
     published, published_sim, comparing = selectors.published_report(variant, like=sim)
@@ -322,7 +325,7 @@ def _draft_context(variant: Variant, draft: VariantVersion, root: Any, placed: l
         "form_url": reverse("editor:draft_form", args=[variant.pk]),
         "validate_url": reverse("editor:draft_validate", args=[variant.pk]),
         "rule_data": selectors.rule_data_of(variant.game, draft.data),
-        "current": services.current_version(variant),
+        "current": variant_selectors.current_version(variant),
         "last_saved": variant.changes.filter(version=draft).select_related("user")
         .order_by("-created_at").first(),
         **_sim_context(variant, draft),
@@ -334,12 +337,12 @@ def _draft_context(variant: Variant, draft: VariantVersion, root: Any, placed: l
 def draft(request: HttpRequest, variant_id: int) -> HttpResponse:
     """The draft's edit page (GET) and saving it (POST)."""
     variant = _variant(variant_id)
-    draft = services.draft_of(variant)
+    draft = variant_selectors.draft_of(variant)
     if request.method == "GET":
         if draft is None:
             return TemplateResponse(request, "editor/no_draft.html", {
                 "variant": variant, "title": _title(variant.game),
-                "current": services.current_version(variant)})
+                "current": variant_selectors.current_version(variant)})
         editor = VariantEditor(variant.game, name=variant.name)
         checked = editor.check(draft.data)
         root, placed = editor.render(draft.data, checked.errors)
@@ -369,7 +372,7 @@ def draft(request: HttpRequest, variant_id: int) -> HttpResponse:
         try:
             draft = services.save_draft(variant=variant, data=checked.data, user=request.user,
                                         note=request.POST.get("note", "").strip()[:500])
-        except services.VariantDataInvalid as exc:
+        except variants.VariantDataInvalid as exc:
             checked.errors = exc.by_path
         else:
             messages.success(request, _("Draft saved."))
@@ -449,7 +452,7 @@ def draft_discard(request: HttpRequest, variant_id: int) -> HttpResponse:
 
 def _sim_panel(request: HttpRequest, variant: Variant, *, status: int = 200,
                form: SimulationForm | None = None, **extra: Any) -> HttpResponse:
-    draft = services.draft_of(variant)
+    draft = variant_selectors.draft_of(variant)
     return TemplateResponse(request, "editor/partials/sim_status.html",
                             {**_sim_context(variant, draft, form), **extra}, status=status)
 
@@ -459,7 +462,7 @@ def _sim_panel(request: HttpRequest, variant: Variant, *, status: int = 200,
 def simulate(request: HttpRequest, variant_id: int) -> HttpResponse:
     """Save the submitted draft (when the form came along), then queue a simulation."""
     variant = _variant(variant_id)
-    draft = services.draft_of(variant)
+    draft = variant_selectors.draft_of(variant)
     if draft is None:
         raise Http404(_("This variant has no draft."))
     if request.POST.get("_variant_form"):
@@ -470,11 +473,11 @@ def simulate(request: HttpRequest, variant_id: int) -> HttpResponse:
                 "The draft has errors (shown beside their fields): fix them first."))
         try:
             services.save_draft(variant=variant, data=checked.data, user=request.user)
-        except services.VariantDataInvalid:
+        except variants.VariantDataInvalid:
             return _sim_panel(request, variant, status=422, notice=_(
                 "The draft has errors (shown beside their fields): fix them first."))
         draft.refresh_from_db()
-    counts = player_counts(services.engine_of(variant.game), draft.data)
+    counts = player_counts(variants.engine_of(variant.game), draft.data)
     form = SimulationForm(request.POST, bots=services.allowed_bots(), counts=counts)
     if not form.is_valid():
         return _sim_panel(request, variant, status=400, form=form)

@@ -1,10 +1,9 @@
-"""Replays: a game is the fold of its actions over the deal; replaying an export from the shell.
+"""Replays: a game is the fold of its actions over the deal; the export format and its reader.
 
 Pure Python (no Django): the web app's replay page, API and export fold with
-:func:`fold`; the command line replays an export (``GET /api/games/{id}/export/``) and
-prints the final scores::
-
-    python -m games.engines.replay game-12.json
+:func:`fold` and write :data:`EXPORT_FORMAT`; :func:`replay_export` replays an export
+(``GET /api/games/{id}/export/``) with the engine alone.  The command line that prints
+its final scores is ``python -m tools.replay game-12.json`` (:mod:`tools.replay`).
 
 An *export* is JSON with these keys::
 
@@ -25,17 +24,14 @@ game runs); such an export cannot be replayed, nor one without a seed.
 
 from __future__ import annotations
 
-import argparse
-import json
-import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from . import get_engine
 from .protocol import EngineError, State
 
-__all__ = ["EXPORT_FORMAT", "ExportError", "Replayed", "fold", "main", "replay_export"]
+__all__ = ["EXPORT_FORMAT", "ExportError", "Replayed", "fold", "replay_export"]
 
 #: The version of the export document.
 EXPORT_FORMAT = 1
@@ -128,45 +124,3 @@ def replay_export(data: Any) -> Replayed:
         names=names,
         over=engine.is_over(state),
     )
-
-
-def format_scores(replayed: Replayed) -> str:
-    """The final scores, one seat a line, winners starred."""
-    lines = [f"{replayed.game}: {replayed.steps} actions"
-             + ("" if replayed.over else " (the game is not over)")]
-    for seat, score in enumerate(replayed.scores):
-        star = " *" if seat in replayed.winners else ""
-        lines.append(f"seat {seat} {replayed.names[seat]}: {score}{star}")
-    return "\n".join(lines)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """The command line: replay an export file, print the final scores; 2 on a bad file."""
-    parser = argparse.ArgumentParser(
-        prog="python -m games.engines.replay",
-        description="Replay a game export (GET /api/games/{id}/export/) and print the scores.",
-    )
-    parser.add_argument("file", help="the export's JSON file ('-' for standard input)")
-    parser.add_argument("--json", action="store_true", help="print the result as JSON")
-    args = parser.parse_args(argv)
-    try:
-        if args.file == "-":
-            data = json.load(sys.stdin)
-        else:
-            with open(args.file, encoding="utf-8") as handle:
-                data = json.load(handle)
-        replayed = replay_export(data)
-    except (OSError, ValueError, RecursionError) as exc:  # ExportError is a ValueError
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    if args.json:
-        print(json.dumps({"game": replayed.game, "steps": replayed.steps,
-                          "scores": replayed.scores, "winners": replayed.winners,
-                          "over": replayed.over}))
-    else:
-        print(format_scores(replayed))
-    return 0
-
-
-if __name__ == "__main__":  # pragma: no cover - the command line
-    sys.exit(main())

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
-from django.views.decorators.http import require_GET
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET, require_http_methods
 
-from games.summaries import summarize_game
-from games.turns.selectors import waiting_count, waiting_games
+from accounts.models import set_turn_emails
+from games.tables.selectors import summarize_game
+from games.turns.selectors import render_nav_turns, waiting_games
+from games.turns.unsubscribe import user_of_token
 
 
 @login_required
@@ -19,17 +20,6 @@ def waiting(request: HttpRequest) -> HttpResponse:
     """My running games where it is my turn, the longest waiting first."""
     rows = [summarize_game(listing.game, request.user) for listing in waiting_games(request.user)]
     return TemplateResponse(request, "games/waiting.html", {"rows": rows})
-
-
-def render_nav_turns(user: Any, *, oob: bool = False, live: bool = False) -> str:
-    """The nav's "Your turn" link with ``user``'s count (``oob``: as a socket's swap).
-
-    ``live``: for a page whose socket pushes the count (a socket's swap always is); other
-    pages poll for it.
-    """
-    return render_to_string("partials/nav_turns.html",
-                            {"turn_count": waiting_count(user), "oob": oob,
-                             "live": live or oob, "user": user})
 
 
 @require_GET
@@ -42,3 +32,25 @@ def waiting_nav(request: HttpRequest) -> HttpResponse:
     response = HttpResponse(render_nav_turns(request.user, live=request.GET.get("live") == "1"))
     response["Cache-Control"] = "no-store"
     return response
+
+
+@csrf_exempt  # the signed token is the credential; mail clients POST without a CSRF token
+@require_http_methods(["GET", "POST"])
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """The unsubscribe link of turn mails: GET asks, POST unsubscribes.
+
+    POST is RFC 8058's one-click unsubscribe too (``List-Unsubscribe-Post``): a mail
+    client posts ``List-Unsubscribe=One-Click`` here without the person's session.
+    """
+    user_id = user_of_token(token)
+    person = (get_user_model()._default_manager.filter(pk=user_id).first()
+              if user_id is not None else None)
+    if person is None:
+        return TemplateResponse(request, "accounts/unsubscribe.html", {"invalid": True},
+                                status=404)
+    done = False
+    if request.method == "POST":
+        set_turn_emails(user=person, enabled=False)
+        done = True
+    return TemplateResponse(request, "accounts/unsubscribe.html",
+                            {"person": person, "done": done})

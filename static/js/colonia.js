@@ -119,8 +119,24 @@
     el.hidden = false;
   }
 
+  // A refusal the server explained (413 too large, 408 timed out): a small fragment
+  // marked X-Colonia-Error whose text (translated by the server) the banner shows.
+  function explained(xhr) {
+    if (!xhr || !xhr.getResponseHeader("X-Colonia-Error") || !window.DOMParser) return "";
+    var doc = new DOMParser().parseFromString(xhr.responseText || "", "text/html");
+    var el = doc.getElementById("request-error");
+    return el ? el.textContent.trim() : "";
+  }
+
   document.addEventListener("htmx:responseError", function (evt) {
-    var status = evt.detail.xhr ? evt.detail.xhr.status : 0;
+    var xhr = evt.detail.xhr;
+    var status = xhr ? xhr.status : 0;
+    var text = explained(xhr);
+    if (text && banner()) {
+      banner().textContent = text;
+      banner().hidden = false;
+      return;
+    }
     show(status === 429 ? "busy" : status >= 500 ? "server" : "refused");
   });
   document.addEventListener("htmx:sendError", function () { show("network"); });

@@ -4,21 +4,35 @@
  *   focus goes to the element with the same key in the new fragments (the "Place" button of
  *   a tile becomes its "Rotate" button), else to the fragment's [data-autofocus] element,
  *   right after the update's last fragment is in.
- * - Reveal: after a pick, the part that now needs the player ([data-reveal], e.g. the
- *   placement bar above the board) is scrolled into view when it is off screen; not after
- *   the page's own refetch, nor once the player has touched the page since the pick.
+ * - Reveal: what needs the player's action is in view after every update.  The board
+ *   marks it with [data-act] (the prompt with its buttons: a market's buttons when the
+ *   draws open, the board while placing...); at the end of the game it is the final
+ *   scores.  When an update (a swap of a response or of a socket push, or the page load)
+ *   brings a new one (another element, version or selection) and it is not wholly on
+ *   screen, the page scrolls just enough to show it (its top, when taller than the
+ *   screen).  Scrolling, rather than a sticky action bar: the targets are often on the
+ *   drawings (cells, spots), which no bar can hold, and a bar would cover a phone's
+ *   little screen for good.  It never moves the focus, and it does not fight the
+ *   player: once shown, the same one is not shown again when they scroll away from it
+ *   (a refetch of the same version leaves the page alone), and while they scroll or
+ *   touch the page it waits until they stop (REST ms), then shows it if it is still
+ *   off screen.
  * - Order: an HTTP response older than what the page shows, or overtaken by a later request
  *   of the player, is not swapped in; log rows already shown are not appended twice
  *   (socket pushes and responses may cross).
- * - Copy buttons: [data-copy="#selector"] copies that input's value.
+ * - Copy buttons: [data-copy-from="#selector"] copies that input's value.  (Not data-copy:
+ *   boards put their choices' data there, e.g. the number of a piece's copy.)
  */
 (function () {
   "use strict";
 
   var lastKey = null; // data-focus key of the last element focused in the play area
   var inPlay = false; // the keyboard focus was last in the play area
-  var picked = false; // the swap answers the player's own request
   var timer = null;
+  var REST = 800; // ms without the player's own scrolling before the page scrolls for them
+  var shown = null; // key of the last [data-act] element brought into view
+  var handled = 0; // time of the player's last own scroll or touch
+  var later = null; // a reveal waiting for the player to stop scrolling
 
   function shownVersion() {
     var input = document.getElementById("game-version");
@@ -38,10 +52,48 @@
     return holder ? holder.getAttribute("data-focus") : null;
   }
 
+  function screenHeight() {
+    return window.innerHeight || document.documentElement.clientHeight;
+  }
+
+  // Wholly on screen; one taller than the screen: its top at the top of the screen.
   function visible(el) {
     var r = el.getBoundingClientRect();
-    return r.top >= 0 && r.bottom <= (window.innerHeight || document.documentElement.clientHeight);
+    var h = screenHeight();
+    if (r.height > h) return r.top >= -2 && r.top <= h * 0.1;
+    return r.top >= -2 && r.bottom <= h + 2;
   }
+
+  function actElement() {
+    return document.getElementById("final-scores") ||
+      document.querySelector("#play-root [data-act]");
+  }
+
+  function reveal() {
+    if (later) { clearTimeout(later); later = null; }
+    var el = actElement();
+    if (!el) { shown = null; return; }
+    var key = (el.id || "") + "|" + el.getAttribute("data-act") + "|" + shownVersion() +
+      "|" + window.location.search;
+    if (key === shown) return; // shown once already: the player may look elsewhere now
+    var wait = handled + REST - Date.now();
+    if (wait > 0) { later = setTimeout(reveal, wait); return; } // the player is scrolling
+    shown = key;
+    if (visible(el)) return;
+    var tall = el.getBoundingClientRect().height > screenHeight();
+    el.scrollIntoView({ block: tall ? "start" : "nearest", behavior: "auto" });
+  }
+
+  // The player's own scrolling and touching (not the page's scrollIntoView).
+  function byHand() { handled = Date.now(); }
+  window.addEventListener("wheel", byHand, { passive: true });
+  window.addEventListener("touchmove", byHand, { passive: true });
+  document.addEventListener("keydown", function (evt) {
+    var scrollKeys = ["PageUp", "PageDown", "Home", "End", "ArrowUp", "ArrowDown", " "];
+    var t = evt.target;
+    var typing = t && t.closest && t.closest("input, textarea, select, [contenteditable]");
+    if (!typing && scrollKeys.indexOf(evt.key) !== -1 && !(t && t.closest && t.closest("button, a"))) byHand();
+  });
 
   function settle() {
     timer = null;
@@ -54,12 +106,12 @@
       if (!target) target = document.querySelector("#play-root [data-autofocus]");
       if (target) target.focus();
     }
-    if (picked) {
-      var reveal = document.querySelector("#play-root [data-reveal]");
-      if (reveal && !visible(reveal)) reveal.scrollIntoView({ block: "nearest" });
-    }
-    picked = false;
+    reveal();
   }
+
+  // The page as loaded (a new game, a reload) shows it too.
+  if (document.readyState === "complete") reveal();
+  else window.addEventListener("load", reveal);
 
   document.addEventListener("focusin", function (evt) {
     var root = document.getElementById("play-root");
@@ -71,10 +123,10 @@
     // A click on nothing focusable: the player has left the controls alone.
     if (!(evt.target.closest && evt.target.closest("a, button, input, select, textarea, [tabindex]"))) {
       inPlay = false;
+      // Whatever they touch now (a spot on the board) is where they are: an answer on its
+      // way waits until they are done before it moves the page.
+      byHand();
     }
-    // Whatever they touch now (a spot on the board) is where they are: an answer still on
-    // its way must not scroll the page to the part it reveals.
-    picked = false;
   });
 
   var issued = 0; // requests sent; a response to an older one than the last is dropped
@@ -86,10 +138,6 @@
 
   document.addEventListener("htmx:beforeRequest", function (evt) {
     if (fromChat(evt)) return; // the chat is not a move: it neither orders nor reveals
-    // The page's own refetch (colonia.js, after a gap or a reconnect: its source is the
-    // root) is no pick of the player's: it does not reveal anything either.
-    var elt = evt.detail && evt.detail.elt;
-    if (!(elt && elt.id === "play-root")) picked = true;
     if (evt.detail.xhr) evt.detail.xhr.coloniaSeq = ++issued;
   });
 
@@ -127,9 +175,9 @@
   document.addEventListener("htmx:wsAfterMessage", settleNow);
 
   document.addEventListener("click", function (evt) {
-    var button = evt.target.closest ? evt.target.closest("[data-copy]") : null;
+    var button = evt.target.closest ? evt.target.closest("[data-copy-from]") : null;
     if (!button) return;
-    var input = document.querySelector(button.getAttribute("data-copy"));
+    var input = document.getElementById(button.getAttribute("data-copy-from").replace(/^#/, ""));
     if (!input) return;
     var done = function () {
       var label = button.textContent;

@@ -8,8 +8,10 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.urls import reverse
 
+from accounts.views import lockout
 from games.models import Variant
-from games.services import create_game, load_default_variants
+from games.tables.services import create_game, join_game
+from games.variants.services import load_default_variants
 
 pytestmark = pytest.mark.django_db
 
@@ -130,8 +132,6 @@ def test_lockout_shows_a_clear_message(client, settings):
 
 
 def test_lockout_callable_renders_the_login_page(rf):
-    from accounts.views import lockout
-
     response = lockout(rf.get("/accounts/login/"))
     assert response.status_code == 429
     assert b"lockout-message" in response.content
@@ -164,7 +164,6 @@ def test_profile_lists_games_with_results(client):
     variant = Variant.objects.get(game="newhaven", name="standard")
     game = create_game(creator=ann, variant=variant,
                        seats=[{"type": "human"}, {"type": "human"}])
-    from games.services import join_game
 
     join_game(game=game, user=bob)
     finished = create_game(creator=ann, variant=variant,

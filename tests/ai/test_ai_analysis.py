@@ -160,12 +160,3 @@ def test_summary_counts_marks_accuracy_and_luck() -> None:
     assert rows[1]["inaccuracy"] == 1 and rows[1]["mistake"] == 1
     assert rows[1]["accuracy"] == pytest.approx(100 * (0.76 + 0.52) / 2, abs=0.1)
     assert rows[1]["luck"] == pytest.approx(-0.1)
-
-
-def test_cli_prints_the_time(capsys) -> None:
-    from ai.analysis import main
-
-    main(["toygame:ENGINE", "--iterations", "5", "--samples", "2",
-          "--variant", "standard"])
-    out = capsys.readouterr().out
-    assert "s wall" in out and "s CPU" in out and "seat 0: accuracy" in out

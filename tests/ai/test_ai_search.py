@@ -11,9 +11,8 @@ import pytest
 from toygame import ENGINE, ToyState
 
 import ai
-from ai.arena import GameRecord, play_game, seatings, tally, wilson
-from ai.arena import main as arena_main
 from ai.ismcts import SearchParams, search
+from ailab.arena import play_game, seatings, tally
 
 VARIANT = {"hand": 5}
 
@@ -171,46 +170,14 @@ def test_search_beats_random_on_the_toy_game():
     assert rate >= 0.6, rate
 
 
-def test_wilson_interval():
-    low, high = wilson(70, 100)
-    assert 0.60 < low < 0.61 and 0.78 < high < 0.79
-    assert wilson(0, 0) == (0.0, 1.0)
-
-
-def test_tally_splits_shared_wins():
-    record = GameRecord(1, ["hard", "greedy"], [0.5, 0.5], [10, 10], [1.0, 0.1], [4, 4])
-    result = tally([record])
-    assert result["hard"].wins == 0.5 and result["greedy"].seats == 1
-
-
-def test_arena_cli_runs_one_against_copies(capsys):
-    arena_main(["--game", "toygame:ENGINE", "--players", "3", "--bots", "greedy,random",
-                "--games", "3", "--seed", "5"])
-    out = capsys.readouterr().out
-    assert "greedy" in out and "random" in out and "95% CI" in out
-    assert seatings(["a", "b", "b"]) == [["a", "b", "b"], ["b", "b", "a"], ["b", "a", "b"]]
-
-
 def test_ai_imports_no_framework():
     code = (
-        "import sys, ai, ai.arena, ai.bench, ai.newhaven, ai.nouvellefrance\n"
+        "import sys, ai, ailab.arena, ailab.bench, ai.newhaven, ai.nouvellefrance\n"
         "bad = {'django', 'channels', 'celery', 'rest_framework', 'accounts', 'config'}\n"
         "hit = sorted(m for m in sys.modules if m.split('.')[0] in bad)\n"
         "assert not hit, hit\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
-
-
-def test_arena_table_shows_a_dash_where_no_search_was_counted():
-    """Greedy and random bots (and choosers that do not report) searched nothing counted:
-    their iterations per search read "-", not 0 (which would say "searched, 0 times")."""
-    from ai.arena import format_table
-
-    records = [GameRecord(1, ["greedy", "normal"], [1.0, 0.0], [10, 8], [0.1, 0.2], [5, 5],
-                          [0, 500], [0, 5])]
-    rows = {line.split()[0]: line.split() for line in
-            format_table(tally(records), 1, 2).splitlines()[2:]}
-    assert rows["greedy"][-1] == "-" and rows["normal"][-1] == "100"
 
 
 def test_error_rate_draws_other_searched_moves_by_visits_and_zero_takes_the_best():
@@ -230,3 +197,25 @@ def test_error_rate_draws_other_searched_moves_by_visits_and_zero_takes_the_best
     assert len({p.action for p in picks}) > 1
     assert search(ENGINE, state, seat, 300, seed=5, params=always).action == search(
         ENGINE, state, seat, 300, seed=5, params=always).action
+
+
+def test_the_runtime_ai_knows_no_lab_bot():
+    """The frozen ``*-v1`` levels are the arena's (ailab), not a level of the site's AI."""
+    state, seat = random_positions(1)[0]
+    assert not hasattr(ai, "FROZEN_NAMES") and "hard-v1" not in ai.LEVEL_NAMES
+    with pytest.raises(ValueError, match="unknown level"):
+        ai.choose_action(ENGINE, state, seat, "hard-v1")
+
+
+def test_a_game_gets_its_knowledge_from_the_catalogue_and_loses_it_when_unregistered():
+    import ai.newhaven
+    from ai.knowledge import GenericKnowledge, get_knowledge
+    from games.catalogue import GameEntry, register_game, unregister_game
+
+    assert isinstance(get_knowledge(ENGINE), GenericKnowledge)
+    register_game(GameEntry(ENGINE.name, engine="toygame", knowledge="ai.newhaven"))
+    try:
+        assert get_knowledge(ENGINE) is ai.newhaven.KNOWLEDGE
+    finally:
+        unregister_game(ENGINE.name)
+    assert isinstance(get_knowledge(ENGINE), GenericKnowledge)

@@ -21,6 +21,10 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import positive_data_acceptance
 
+from common.api.base import ClientAddressThrottle
+from config.wsgi import application
+from games.variants.services import load_default_variants
+
 MAX_EXAMPLES = int(os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", "15"))
 #: Every check runs (no 5xx, documented statuses, headers, content types, bodies, invalid
 #: data refused) except "schema-valid data is accepted": the rules of the games and of
@@ -36,9 +40,6 @@ def _data(db, settings, monkeypatch):
     """Variants to play, and no throttles or lockouts (a long run would otherwise meet a
     wall of valid 429s and test nothing else)."""
     from django.core.cache import cache
-
-    from games.apis import ClientAddressThrottle
-    from games.services import load_default_variants
 
     load_default_variants(games=["newhaven"])
     cache.clear()
@@ -84,8 +85,6 @@ def _summary():
 
 
 def _load_schema():
-    from config.wsgi import application
-
     return schemathesis.openapi.from_wsgi("/api/schema/", application)
 
 

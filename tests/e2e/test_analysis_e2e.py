@@ -33,21 +33,22 @@ TIMEOUT = 120_000  # ms: the worker analyses ~150 moves on a busy machine
 MAKE_GAME = f"""
 import random
 from django.contrib.auth import get_user_model
-from games import services
+from games.core.selectors import legal_actions_json
+from games.core.services import submit_action
 from games.models import Variant
-from games.selectors import legal_actions_json
+from games.tables.services import create_game, join_game
 users = [get_user_model().objects.create_user(username=n, password={PASSWORD!r})
          for n in ("ann", "bob")]
 variant = Variant.objects.get(game="newhaven", name="standard")
-game = services.create_game(creator=users[0], variant=variant,
+game = create_game(creator=users[0], variant=variant,
                             seats=[{{"type": "human"}}, {{"type": "human"}}])
-services.join_game(game=game, user=users[1])
+join_game(game=game, user=users[1])
 game.refresh_from_db()
 rng = random.Random(4)
 while game.status == "running":
     seat = game.to_move[0]
     action = rng.choice(legal_actions_json(game, seat))
-    game = services.submit_action(game=game, user=users[seat], seat=seat, action=action,
+    game = submit_action(game=game, user=users[seat], seat=seat, action=action,
                                   version=game.version, key=f"k{{game.version}}")
 print("GAME", game.pk, game.moves.count())
 """

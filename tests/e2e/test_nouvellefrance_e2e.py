@@ -42,7 +42,7 @@ def short_variant(live_url, live_env) -> str:
     """A short Nouvelle-France variant stored in the live server's database."""
     code = (
         "from games.engines import get_engine\n"
-        "from games.services import save_variant\n"
+        "from games.variants.services import save_variant\n"
         "d = get_engine('nouvellefrance').default_variants()['standard']\n"
         f"d.update(name={SHORT!r}, description='Nine cards, four piles: a short game.')\n"
         "d['deck']['cards_per_shape'] = {s['name']: 1 for s in d['shapes']}\n"

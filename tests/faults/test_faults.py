@@ -346,3 +346,116 @@ def test_redis_stopped_and_started_moves_succeed_and_viewers_catch_up(stack: Sta
     # Each viewer was told the connection was lost (1011 from the server's monitor, or a
     # dropped connection) instead of staying open and silent.
     assert all(codes for codes in closes), closes
+
+
+class _Tab:
+    """A page watching a game over its socket: every version it was sent, and its refetches
+    (on each (re)connect, as the browser refetches its view)."""
+
+    def __init__(self) -> None:
+        self.pushed: list[int] = []   # the newest data-version of each message
+        self.refetched: list[int] = []
+        self.closes = 0
+
+    @property
+    def shown(self) -> int:
+        return max([*self.pushed, *self.refetched, -1])
+
+
+async def _watch(ws_url: str, base: str, game_id: int, tab: _Tab, stop: asyncio.Event) -> None:
+    import re
+
+    from websockets.asyncio.client import connect
+
+    while not stop.is_set():
+        try:
+            async with connect(ws_url, origin=base, open_timeout=30) as sock:
+                doc = await asyncio.to_thread(_get_json, f"{base}/api/games/{game_id}/")
+                tab.refetched.append(doc["version"])
+                while not stop.is_set():
+                    try:
+                        message = await asyncio.wait_for(sock.recv(), 0.5)
+                    except TimeoutError:
+                        continue
+                    versions = [int(v) for v in re.findall(r'data-version="(\d+)"', message)]
+                    if versions:
+                        tab.pushed.append(max(versions))
+        except Exception:  # closed by the health monitor (1011), refused while Redis is down
+            if stop.is_set():
+                return
+            tab.closes += 1
+        await asyncio.sleep(0.5)
+
+
+async def _until(predicate, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        await asyncio.sleep(0.2)
+    return predicate()
+
+
+def test_redis_restarted_between_two_moves_every_version_reaches_every_socket(
+        stack: Stack) -> None:
+    """The first hint each process sends after a Redis restart used to be lost ("could
+    not notify group game-N": the old connection was closed by the server), so the move
+    right after a restart never reached the screens.  Now each hint is retried once on a
+    fresh connection: a move made alone after the restart (nothing after it to cover for
+    it) reaches every socket by itself, and no hint of the game is lost."""
+    token = stack.new_player()
+    game_id = stack.new_game(token, level="easy")
+    ws_url = f"ws://127.0.0.1:{stack.port}/ws/games/{game_id}/"
+
+    async def scenario() -> tuple[list[_Tab], int, int, int]:
+        stop = asyncio.Event()
+        tabs = [_Tab() for _ in range(2)]
+        watchers = [asyncio.create_task(_watch(ws_url, stack.base, game_id, t, stop))
+                    for t in tabs]
+        try:
+            assert await _until(lambda: all(t.refetched for t in tabs), RECOVERY_TIMEOUT)
+            # A turn and the AI's answer before the restart: the web process and the
+            # worker both have a publishing connection open.
+            assert set(await asyncio.to_thread(stack.play_human_turn, token, game_id)) == {200}
+            await asyncio.to_thread(stack.wait_for_db, game_id, _ai_answered,
+                                    RECOVERY_TIMEOUT, "the AI's answer before the restart")
+            # Redis restarts (a quick restart: the same port, a new server).
+            await asyncio.to_thread(stack.redis.stop)
+            await asyncio.to_thread(stack.redis.start)
+            mark = len(stack.lines)
+            # The web process's monitor notices the new server and closes its sockets; the
+            # pages reconnect and refetch.  Only then the next move.
+            assert await _until(lambda: all(t.closes and len(t.refetched) >= 2 for t in tabs),
+                                RECOVERY_TIMEOUT), [(t.closes, t.refetched) for t in tabs]
+            await asyncio.sleep(3.0)  # no second close is coming
+            settled = [len(t.refetched) for t in tabs]
+            before, _ = stack.db_game(game_id)
+            assert all(t.shown == before for t in tabs)
+            # One action alone: the first hint of the web process after the restart.
+            status, doc = await asyncio.to_thread(stack.call, "GET", f"/api/games/{game_id}/",
+                                                  None, token)
+            assert status == 200 and doc["legal_actions"], doc
+            status, _doc = await asyncio.to_thread(stack.call, "POST",
+                                                   f"/api/games/{game_id}/actions/", {
+                "action": doc["legal_actions"][0], "version": doc["version"],
+                "key": uuid.uuid4().hex}, token)
+            assert status == 200
+            lone = before + 1
+            await _until(lambda: all(lone in t.pushed for t in tabs), 15)
+            # The rest of the turn, then the AI's: the worker's first hint after the restart.
+            assert set(await asyncio.to_thread(stack.play_human_turn, token, game_id)) <= {200}
+            final, _ = await asyncio.to_thread(stack.wait_for_db, game_id, _ai_answered,
+                                               RECOVERY_TIMEOUT, "the AI's answer after")
+            await _until(lambda: all(t.shown >= final for t in tabs), RECOVERY_TIMEOUT)
+            assert [len(t.refetched) for t in tabs] == settled, "a page had to refetch"
+            return tabs, lone, final, mark
+        finally:
+            stop.set()
+            await asyncio.gather(*watchers, return_exceptions=True)
+
+    tabs, lone, final, mark = asyncio.run(scenario())
+    for tab in tabs:
+        assert lone in tab.pushed, (lone, tab.pushed)  # the move alone after the restart
+        assert tab.shown == final, (final, tab.pushed, tab.refetched)
+    lost = [line for line in stack.lines[mark:] if "could not notify group" in line]
+    assert not lost, "\n".join(lost)

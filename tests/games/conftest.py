@@ -12,8 +12,11 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
+import ai
 from games.catalogue import GameEntry, register_game, unregister_game
-from games.models import Variant
+from games.models import Game, Variant
+from games.tables.services import create_game, join_game
+from games.variants.services import load_default_variants
 
 FAKE_MODULE = "colonia_tests_fakegame"
 PLACE_PACKAGE = "colonia_tests_placegame"
@@ -55,8 +58,6 @@ def _load_placegame() -> Any:
 @pytest.fixture
 def placegame(db: None) -> Iterator[Any]:
     """The test game of tests/placegame/ (engine and board) registered, its variant loaded."""
-    from games.services import load_default_variants
-
     package = _load_placegame()
     package.register()
     load_default_variants(games=[package.NAME])
@@ -85,8 +86,6 @@ def make_user(db: None) -> Callable[..., Any]:
 @pytest.fixture
 def ai_calls(monkeypatch: pytest.MonkeyPatch) -> list[dict]:
     """Replace ``ai.choose_action`` by a seeded random stub; the list records its calls."""
-    import ai
-
     calls: list[dict] = []
 
     def choose_action(engine: Any, state: Any, seat: int, level: str = "normal",
@@ -111,8 +110,6 @@ def on_commit(django_capture_on_commit_callbacks: Any) -> Callable[[], Any]:
 @pytest.fixture
 def nh_variants(db: None) -> dict[str, Variant]:
     """New Haven's default variants, stored, by name."""
-    from games.services import load_default_variants
-
     load_default_variants(games=["newhaven"])
     return {v.name: v for v in Variant.objects.filter(game="newhaven")}
 
@@ -145,8 +142,6 @@ def clear_cache() -> Iterator[None]:
 @pytest.fixture
 def table(variant: Variant, ann: Any, bob: Any) -> Any:
     """A running two-person table of the toy game: ann in seat 0 (to move), bob in seat 1."""
-    from games.models import Game
-    from games.services import create_game, join_game
 
     game = create_game(creator=ann, variant=variant, seats=[{"type": "human"}, {"type": "human"}])
     join_game(game=game, user=bob)

@@ -137,9 +137,9 @@ class FakeEngine:
             raise IllegalAction("That is not an action of this game.")
         return ("play", data["play"])
 
-    def describe_action(self, state: dict, action: tuple) -> str:
+    def describe_action(self, state: dict, action: tuple) -> dict:
         seat = state["turn"]
-        return f"Seat {seat + 1} plays {state['hands'][seat][action[1]]}."
+        return {"type": "play", "seat": seat, "card": state["hands"][seat][action[1]]}
 
 
 ENGINE = FakeEngine()

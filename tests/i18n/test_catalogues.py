@@ -26,6 +26,7 @@ from config.catalogues import (
     source_messages,
     template_messages,
 )
+from games import data_texts
 
 LOCALE = Path(settings.LOCALE_PATHS[0])
 TRANSLATED = [code for code, _name in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
@@ -155,9 +156,7 @@ def test_compiled_catalogue_is_what_django_reads(lang: str, tmp_path: Path) -> N
 
 
 def test_the_engines_texts_are_listed() -> None:
-    """games/data_texts.py lists the engines' current texts (`make messages` regenerates it)."""
-    from games import data_texts
-
+    """games/data_texts.py lists the engines' current texts (`make messages` makes it)."""
     source = Path(data_texts.__file__).read_text(encoding="utf-8")
     assert data_texts.generated_block(data_texts.collect()) in source, (
         "games/data_texts.py is stale: run `make messages`"

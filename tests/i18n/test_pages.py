@@ -20,11 +20,16 @@ from django.test import Client
 from django.urls import reverse
 from textnodes import texts, untranslated
 
-from games.boards import board_names
+from accounts.models import Preferences, language_of, set_language
+from games.boards import board_names, get_board
+from games.core.selectors import legal_actions_json
+from games.core.services import submit_action
+from games.editor.services import start_draft
 from games.engines import get_engine
 from games.models import Game, Variant
-from games.selectors import legal_actions_json
-from games.services import create_game, join_game, load_default_variants, submit_action
+from games.tables.services import create_game, join_game
+from games.turns.mails import turn_mail
+from games.variants.services import load_default_variants
 
 pytestmark = pytest.mark.django_db
 
@@ -73,7 +78,6 @@ def world(db: None) -> dict[str, Any]:
     pages["open-table"] = reverse("play", args=[open_table.pk])
     pages["invite"] = reverse("invite", args=[open_table.invite_token])
     # A draft of every game's first variant: the rules editor's form.
-    from games.editor.services import start_draft
 
     for name in sorted(set(Variant.objects.values_list("game", flat=True))):
         variant = Variant.objects.filter(game=name).order_by("pk").first()
@@ -209,7 +213,6 @@ def test_every_game_with_a_board_has_its_rules_in_every_language() -> None:
 
     from django.template.loader import get_template
 
-    from games.boards import get_board
 
     for name in board_names():
         if not type(get_board(name)).__module__.startswith("games.boards."):
@@ -237,8 +240,6 @@ def test_the_rules_page_is_linked_and_in_the_language(lang: str, world) -> None:
 def test_a_signed_in_choice_is_remembered_and_applied_at_the_next_login(world) -> None:
     """The switcher stores a signed-in person's choice; logging in anywhere (a new browser,
     no cookie) brings it back."""
-    from accounts.models import Preferences, language_of
-
     bob = world["bob"]
     client = Client()
     client.force_login(bob)
@@ -257,8 +258,6 @@ def test_a_signed_in_choice_is_remembered_and_applied_at_the_next_login(world) -
 
 
 def test_a_new_account_keeps_the_language_it_signed_up_in(world) -> None:
-    from accounts.models import language_of
-
     client = Client()
     client.cookies[COOKIE] = "fr"
     response = client.post(reverse("accounts:signup"), {
@@ -270,9 +269,6 @@ def test_a_new_account_keeps_the_language_it_signed_up_in(world) -> None:
 
 
 def test_the_turn_mail_speaks_the_recipients_language(world) -> None:
-    from accounts.models import set_language
-    from games.turns.services import turn_mail
-
     game = Game.objects.filter(status=Game.Status.RUNNING).first()
     english = turn_mail(game, world["bob"])
     set_language(user=world["bob"], language="de")

@@ -15,9 +15,14 @@ from django.utils.html import escape
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games import selectors, services
+from accounts.models import Preferences
 from games.chat import services as chat
+from games.core.selectors import current_state, get_game
+from games.core.services import submit_action
 from games.models import ChatMessage, ChatMute, Game, Move, Seat, Variant
+from games.tables.services import create_game, join_game
+from games.turns.unsubscribe import user_of_token
+from games.variants.services import load_default_variants
 
 pytestmark = pytest.mark.django_db
 
@@ -54,21 +59,21 @@ def browser(user: Any | None) -> Client:
 @pytest.fixture
 def nf_game() -> tuple[Game, Any, Any, Any]:
     """A running two-seat Nouvelle-France game (ann, bob) with a few moves, and eve."""
-    services.load_default_variants(games=["nouvellefrance"])
+    load_default_variants(games=["nouvellefrance"])
     variant = Variant.objects.get(game="nouvellefrance", name="standard")
     ann, bob, eve = person("ann"), person("bob"), person("eve")
-    game = services.create_game(creator=ann, variant=variant, seats=[{"type": "human"}] * 2)
-    services.join_game(game=game, user=bob)
+    game = create_game(creator=ann, variant=variant, seats=[{"type": "human"}] * 2)
+    join_game(game=game, user=bob)
     users = [ann, bob]
     for n in range(6):
-        game = selectors.get_game(game.pk)
+        game = get_game(game.pk)
         seat = game.to_move[0]
-        state = selectors.current_state(game)
+        state = current_state(game)
         action = game.engine.legal_actions(state, seat)[0]
-        services.submit_action(game=game.pk, user=users[seat], seat=seat,
+        submit_action(game=game.pk, user=users[seat], seat=seat,
                                action=game.engine.action_to_json(action),
                                version=game.version, key=f"m{n}")
-    return selectors.get_game(game.pk), ann, bob, eve
+    return get_game(game.pk), ann, bob, eve
 
 
 def snapshot(game: Game) -> tuple:
@@ -81,7 +86,7 @@ def snapshot(game: Game) -> tuple:
 
 def a_legal_action(game: Game) -> tuple[int, Any]:
     seat = game.to_move[0]
-    state = selectors.current_state(game)
+    state = current_state(game)
     return seat, game.engine.action_to_json(game.engine.legal_actions(state, seat)[0])
 
 
@@ -233,8 +238,6 @@ def test_no_redirect_leaves_the_site(client: Client, target: str) -> None:
 
 def test_forged_unsubscribe_tokens_change_nothing(nf_game):
     _game, ann, _bob, _eve = nf_game
-    from accounts.models import Preferences
-    from games.turns.services import user_of_token
 
     before = list(Preferences.objects.values_list("user_id", "turn_emails"))
     for token in ("x", f"{ann.pk}", f"{ann.pk}:forged", f"{ann.pk}:" + "A" * 27, "..:.."):

@@ -26,9 +26,14 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games import replays, selectors, services
+from games.core.selectors import current_state, get_game
+from games.core.services import submit_action
 from games.models import Game, Variant
-from games.play import render_fragments
+from games.play.page import render_fragments
+from games.replay import selectors as replays
+from games.replay.selectors import cache_key
+from games.tables.services import create_game, join_game
+from games.variants.services import load_default_variants
 
 pytestmark = pytest.mark.django_db
 
@@ -54,42 +59,42 @@ def clean(text: str) -> str:
 
 
 def start(name: str, players: int) -> tuple[Game, list[Any]]:
-    services.load_default_variants(games=[name])
+    load_default_variants(games=[name])
     variant = Variant.objects.get(game=name, name="standard")
     users = [get_user_model().objects.create_user(f"p{name[:3]}{i}", password="pw-unused-9x!")
              for i in range(players)]
-    game = services.create_game(creator=users[0], variant=variant,
+    game = create_game(creator=users[0], variant=variant,
                                 seats=[{"type": "human"}] * players)
     for user in users[1:]:
-        services.join_game(game=game, user=user)
-    return selectors.get_game(game.pk), users
+        join_game(game=game, user=user)
+    return get_game(game.pk), users
 
 
 def play(game: Game, users: list[Any], plies: int, rng: random.Random) -> Game:
     """``plies`` random moves; hidden-information moves (a Huron look) are preferred."""
     engine = game.engine
     for _ in range(plies):
-        game = selectors.get_game(game.pk)
+        game = get_game(game.pk)
         if game.status != Game.Status.RUNNING:
             break
-        state = selectors.current_state(game)
+        state = current_state(game)
         seat = game.to_move[0]
         legal = engine.legal_actions(state, seat)
         peeks = [a for a in legal if isinstance(a, tuple) and a and a[0] in ("huron", "order")]
         action = rng.choice(peeks or legal)
-        services.submit_action(game=game.pk, user=users[seat], seat=seat,
+        submit_action(game=game.pk, user=users[seat], seat=seat,
                                action=engine.action_to_json(action), version=game.version,
                                key=f"k{game.version}")
-    return selectors.get_game(game.pk)
+    return get_game(game.pk)
 
 
 def outputs(game_id: int, user: Any, state_json: dict, steps: int) -> dict[str, str]:
     """Every output ``user`` may read about the game, with ``state_json`` as its state."""
     Game.objects.filter(pk=game_id).update(state_json=state_json)
     cache.clear()  # no page, fragment or replay cache may answer from the other world
-    game = selectors.get_game(game_id)
+    game = get_game(game_id)
     # The replay's last step starts from this checkpoint (see the module's docstring).
-    cache.set(replays.cache_key(game, "state", steps), state_json, 600)
+    cache.set(cache_key(game, "state", steps), state_json, 600)
     client, api = Client(), APIClient()
     if user is not None:
         client.force_login(user)
@@ -132,7 +137,7 @@ def test_every_output_depends_only_on_the_viewers_observation(
         game = play(game, users, plies - done, rng)
         done = plies
         assert game.status == Game.Status.RUNNING, "the position must be mid-game"
-        state = selectors.current_state(game)
+        state = current_state(game)
         real = engine.state_to_json(state)
         steps = game.moves.count()
         monkeypatch.setattr(replays, "CHECKPOINT_EVERY", steps)

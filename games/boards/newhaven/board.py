@@ -62,6 +62,8 @@ class Selection:
         res, _sep, number = (params.get("b") or "").rpartition("-")
         if res in resources and number.isdigit():
             self.building = (res, int(number))
+        #: The face the selected building goes on with (when it may go either way).
+        self.face: str | None = params.get("face") if params.get("face") in ("up", "down") else None
 
 
 def _by_type(legal: tuple | list) -> dict[str, list[dict]]:
@@ -137,13 +139,17 @@ class NewHavenBoard(Board):
                    for a in by_type.get("end_build", [])]
         buttons += [Choice(a, _("Pass"), css="primary", focus="pass")
                     for a in by_type.get("pass", [])]
+        draws_open = bool(market and any(m["choice"] for m in market)) or bool(bag_choice)
         known = {"harvest", "ship", "build", "end_build", "pass", "draw_market", "draw_bag"}
         other = [Choice(a, str(a)) for t, acts in by_type.items() if t not in known for a in acts]
         return {
             "headline": headline,
             "turn": (
+                # The engine counts every player's turns (turn 16 of a 2-player game is the
+                # 8th round): "of" all of them, not of one player's (it read "16 of 10").
                 _("Turn %(turn)s of %(total)s")
-                % {"turn": view.get("turn"), "total": view.get("turns_per_player")}
+                % {"turn": view.get("turn"),
+                   "total": (view.get("turns_per_player") or 0) * (view.get("num_players") or 1)}
                 if not over
                 else ""
             ),
@@ -168,7 +174,21 @@ class NewHavenBoard(Board):
             "markers": markers,
             "market": market,
             "bag_choice": bag_choice,
-            "draws_open": bool(market and any(m["choice"] for m in market)) or bool(bag_choice),
+            "draws_open": draws_open,
+            # The part of the page that needs the player now (data-act: the play page keeps
+            # it in view after every update): the cell to place on, the village space, the
+            # market, else the hand with the prompt and its buttons.
+            "act": (
+                ""
+                if not my_turn
+                else "placing"
+                if placing["active"]
+                else "building"
+                if building["active"]
+                else "draws"
+                if draws_open
+                else "hand"
+            ),
             "draws_text": _("Draw %(done)s of %(owed)s")
             % {"done": view.get("draws_done", 0) + 1, "owed": view.get("draws_owed", 0)},
             "bag_count": view.get("bag_count", 0),
@@ -303,9 +323,25 @@ class NewHavenBoard(Board):
                 spaces.setdefault((a["row"], a["col"]), []).append(a)
         label = resource_label(res)
         space_costs = rules.get("village", {}).get("space_costs") or []
+        # Face up or down: when the building may go either way, the player picks the face
+        # first (two picks above the village), and each space is one whole target of that
+        # face: a phone's thumb could not hit half a space.
+        ups = {bool(a["face_up"]) for acts in spaces.values() for a in acts}
+        face = (sel.face if sel.face and (sel.face == "up") in ups
+                else "up" if True in ups else "down")
+        code = f"{res}-{number}"
+        faces = [
+            Pick({"b": code, "face": f}, text, text=short, focus=f"face-{f}",
+                 current=f == face, data={"face": f})
+            for f, text, short in (
+                ("up", _("Build it face up"), _("▲ Face up")),
+                ("down", _("Build it face down"), _("▼ Face down")),
+            )
+        ] if len(ups) > 1 else []
         targets = []
         for (r, c), acts in spaces.items():
-            both = len(acts) > 1
+            acts = [a for a in acts if bool(a["face_up"]) == (face == "up")]
+            both = False
             if r < len(space_costs) and c < len(space_costs[r]):
                 cost = space_costs[r][c]
             else:
@@ -328,6 +364,8 @@ class NewHavenBoard(Board):
             selected=sel.building,
             targets=targets,
             title=_("Building %(res)s %(num)s") % {"res": label, "num": number},
+            face=face,
+            faces=faces,
             cancel=Pick({}, _("Cancel: pick another building"), text=_("Cancel"),
                         focus="cancel-building"),
         )
@@ -512,8 +550,8 @@ class NewHavenBoard(Board):
         if placing["active"]:
             return _("Choose a highlighted cell of the board.")
         if building["active"]:
-            return _("Choose a space of your village: the top half builds face up, the "
-                     "bottom half face down.")
+            return _("Choose a space of your village (and, where the building may go either "
+                     "way, face up or face down first).")
         if by_type.get("harvest") or by_type.get("ship"):
             return _("Pick a harvest tile from your hand (or the shipment), then a cell.")
         if by_type.get("build") and by_type.get("pass"):

@@ -55,6 +55,9 @@ class Selection:
             self.orientation: int | None = int(params.get("o", ""))
         except (TypeError, ValueError):
             self.orientation = None
+        site = params.get("site")
+        #: The site shown up close while placing (phones); dropped if it has no spot.
+        self.site: str | None = site if isinstance(site, str) and site else None
 
 
 def _by_tag(legal: tuple | list) -> dict[str, list[list]]:
@@ -127,6 +130,9 @@ class NouvelleFranceBoard(Board):
         players = self._players(view, rules, scene, looks)
         choices = self._choices(view, rules, by_tag, looks, names) if my_turn else {}
         return {
+            # The part of the page that needs the player now (data-act: the play page keeps
+            # it in view after every update): the sites while placing, else the turn panel.
+            "act": ("placing" if placing["active"] else "turn") if my_turn else "",
             "headline": self._headline(view, names),
             "turn": "" if over else _("Turn %(turn)s") % {"turn": view.get("turn")},
             "prompt": self._prompt(phase, by_tag, placing, view) if my_turn else "",
@@ -284,7 +290,8 @@ class NouvelleFranceBoard(Board):
             picks.append({
                 "o": o,
                 "svg": drawing.piece_svg(cubes, looks),
-                "pick": Pick({**base, "o": o}, words, text=str(n), focus=f"orient-{o}",
+                "pick": Pick({**base, "o": o, **({"site": sel.site} if sel.site else {})},
+                             words, text=str(n), focus=f"orient-{o}",
                              current=o == current,
                              data={"orientation": o}),
                 "current": o == current,
@@ -313,8 +320,24 @@ class NouvelleFranceBoard(Board):
                 text=text, css="spot-choice", focus=f"spot-{site}-{o}-{x}-{y}",
                 data={"spot": key},
             ))
+        # One site up close (on a phone the others fold away): the one picked if it has a
+        # spot for this orientation, else the first that has one.
+        with_spots = [s for s in site_names if s in choices_by_site]
+        zoom = sel.site if sel.site in choices_by_site else with_spots[0] if with_spots else None
+        site_picks = [
+            Pick({**base, "o": current, "site": s},
+                 ngettext("Show the %(site)s up close: %(n)s place",
+                          "Show the %(site)s up close: %(n)s places",
+                          len(choices_by_site[s])) % {"site": site_label(s),
+                                                      "n": len(choices_by_site[s])},
+                 text=f"{site_label(s)} · {len(choices_by_site[s])}",
+                 focus=f"zoom-{s}", current=s == zoom, data={"zoom": s})
+            for s in with_spots
+        ]
         out.update(
             active=True,
+            zoom=zoom,
+            site_picks=site_picks,
             piece=piece,
             bonus=base.get("bonus"),
             title=(_("Placing your %(piece)s") if base else _("Placing the %(piece)s"))
@@ -366,6 +389,7 @@ class NouvelleFranceBoard(Board):
                 })
             levels.reverse()  # level 3 on top
             spots = placing["spots_by_site"].get(name, []) if placing["active"] else []
+            width, _height = drawing.site_extent(site_rules)
             out.append({
                 "name": name,
                 "label": label,
@@ -379,6 +403,11 @@ class NouvelleFranceBoard(Board):
                 "covered": sum(1 for h in heights if h > 0),
                 "cells": len(heights),
                 "spots": len(spots),
+                "bend": bool(site_rules.get("extra_adjacency")),
+                "zoomed": placing["active"] and placing.get("zoom") == name,
+                # Up close, one cube edge is ZOOM_PX pixels: spots one cube apart are a
+                # thumb apart (44 px, WCAG 2.5.5).
+                "zoom_width": round(width * drawing.ZOOM_PX),
                 "svg": drawing.site_svg(
                     site_rules, site_view, looks,
                     label=_("The %(site)s") % {"site": label},

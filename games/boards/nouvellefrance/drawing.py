@@ -208,6 +208,19 @@ def _extent(footprint: list[list[int]], height: int) -> tuple[float, float, floa
     return left, top, right - left, bottom - top
 
 
+#: Pixels per SVG unit of a site shown up close while placing on a phone: landing spots one
+#: cube (UNIT) apart are then 48 px apart, and each spot's target (SPOT_HIT) 48 px wide.
+ZOOM_PX = 2.4
+#: The radius of a landing spot's target (the dot drawn inside it is smaller).
+SPOT_HIT = UNIT / 2
+
+
+def site_extent(site: Mapping) -> tuple[float, float]:
+    """The width and height of a site's drawing, in SVG units."""
+    _x, _y, w, h = _extent(site.get("footprint") or [], int(site.get("height_limit") or 3))
+    return w, h
+
+
 @dataclass
 class Spot:
     """One legal landing of the piece being placed: where its marker and its ghost go."""
@@ -237,6 +250,15 @@ def site_svg(site: Mapping, view_site: Mapping, colour_looks: Mapping[str, Look]
     for cx, cy in sorted((c[0], c[1]) for c in footprint):
         px, py = proj(cx, cy, 0)
         el(ground, "use", href="#nf-cell", x=px, y=py)
+    # Extra adjacencies (the redoubt's bend): cells that only meet at a corner but count as
+    # adjacent, on every level.  A band joins their centres on the ground, and a dashed
+    # line over the cubes rises through the corner they share, so the link still shows
+    # once cubes cover the ground.
+    bends = [(tuple(a[:2]), tuple(b[:2])) for a, b in site.get("extra_adjacency") or []]
+    for (ax, ay), (bx, by) in bends:
+        x1, y1 = proj(ax + 0.5, ay + 0.5, 0)
+        x2, y2 = proj(bx + 0.5, by + 0.5, 0)
+        el(root, "line", x1=x1, y1=y1, x2=x2, y2=y2, class_="bend")
     # Labels: each column's letter before its first cell, each row's number before its
     # first cell (so an L-shaped site is labelled along both arms).
     if footprint:
@@ -261,6 +283,16 @@ def site_svg(site: Mapping, view_site: Mapping, colour_looks: Mapping[str, Look]
         px, py = proj(c["x"], c["y"], c["level"] - 1)
         el(cubes, "use", href="#" + (look.snow if c.get("covered") else look.cube), x=px, y=py,
            data_k=depth(c["x"], c["y"], c["level"]))
+    for (ax, ay), (bx, by) in bends:
+        # The point both cells touch: the corner of the lower cell towards the other one.
+        cx, cy = max(ax, bx), max(ay, by)
+        x1, y1 = proj(cx, cy, 0)
+        x2, y2 = proj(cx, cy, height)
+        up = el(root, "g", class_="bend-up")
+        el(up, "title", _("The bend: %(a)s and %(b)s count as adjacent on every level")
+           % {"a": cell_name(ax, ay), "b": cell_name(bx, by)})
+        el(up, "line", x1=x1, y1=y1, x2=x2, y2=y2)
+        el(up, "circle", cx=x2, cy=y2, r=4)
     if spots:
         marks = el(root, "g", class_="spots")
         for spot in spots:
@@ -269,8 +301,11 @@ def site_svg(site: Mapping, view_site: Mapping, colour_looks: Mapping[str, Look]
             cy = sum(d[1] for d in spot.cubes) / n + 0.5
             px, py = proj(spot.x + cx, spot.y + cy, spot.level - 1)
             tx, ty = proj(spot.x, spot.y, spot.level - 1)
-            el(marks, "circle", cx=px, cy=py, r=4.5, class_="spot", data_spot=spot.key,
+            # The target is a transparent disc as wide as a cube edge (the spots nearest
+            # to each other are that far apart); the dot in it is what shows.
+            el(marks, "circle", cx=px, cy=py, r=SPOT_HIT, class_="spot", data_spot=spot.key,
                data_tx=tx, data_ty=ty, data_k=depth(spot.x, spot.y, spot.level))
+            el(marks, "circle", cx=px, cy=py, r=4.5, class_="spot-dot")
     if ghost is not None:
         # Parked hidden here; the script moves each cube in among the site's cubes at
         # its depth (spot's data-k + its own), so cubes in front still hide it.

@@ -15,8 +15,8 @@ from typing import Any
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from games.data_texts import data_gettext
-from games.editor.schemaform import MISSING, Node, SchemaForm, Widget, get_at, humanize
+from games.data_texts import data_gettext, humanize
+from games.editor.schemaform import MISSING, Node, SchemaForm, Widget, get_at
 
 MAX_GRID = 24
 _COLOUR = re.compile(r"^[a-z]{3,20}$")

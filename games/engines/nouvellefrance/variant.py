@@ -27,7 +27,7 @@ The rules file's acceptance of footprint data: "in 4-player self-play by the gre
 bot, at most 5% of the building pieces drawn are unplaceable, and level 1 of every
 site is at least half full at the 1st storm".  Measured with::
 
-    nice -n 10 .venv/bin/python -m games.engines.simulate nouvellefrance \\
+    nice -n 10 .venv/bin/python -m tools.simulate nouvellefrance \\
         --variant standard --players 4 --games 200 --bots greedy --jobs 2
 
 (the figures are means over the 200 games; ``level1_fill_at_first_storm`` is the

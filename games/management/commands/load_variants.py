@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand
 
-from games.editor.services import load_default_variants
+from games.variants.services import load_default_variants
 
 
 class Command(BaseCommand):

@@ -180,3 +180,74 @@
     else close.closest(".storm-banner").remove();
   });
 })();
+
+/* The site up close (phones, while placing: its drawing is wider than its box, which pans
+ * under the thumb).  When it first shows, its box scrolls to the landing spots (their
+ * middle, or the first spot when they do not all fit); when an update replaces it with the
+ * same spots (a refetch, the answer to a move that crossed a push), the box stays where the
+ * player had panned it, so a spot under the thumb stays there.
+ */
+(function () {
+  "use strict";
+
+  var kept = null; // {spots, left, top} of the box before a swap
+
+  function box() {
+    return document.querySelector("#nf-sites.placing-now .site.zoomed .site-draw");
+  }
+
+  function pans(el) {
+    return el && (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1);
+  }
+
+  function spotKeys(el) {
+    return Array.prototype.map.call(el.querySelectorAll(".spot"), function (spot) {
+      return spot.getAttribute("data-spot");
+    }).join(",");
+  }
+
+  function toSpots(el) {
+    var spots = el.querySelectorAll(".spot");
+    if (!spots.length) return;
+    var frame = el.getBoundingClientRect();
+    var left = Infinity, top = Infinity, right = -Infinity, bottom = -Infinity;
+    spots.forEach(function (spot) {
+      var r = spot.getBoundingClientRect();
+      left = Math.min(left, r.left); top = Math.min(top, r.top);
+      right = Math.max(right, r.right); bottom = Math.max(bottom, r.bottom);
+    });
+    if (right - left > el.clientWidth || bottom - top > el.clientHeight) {
+      var first = spots[0].getBoundingClientRect();
+      left = right = (first.left + first.right) / 2;
+      top = bottom = (first.top + first.bottom) / 2;
+    }
+    el.scrollLeft += (left + right) / 2 - (frame.left + el.clientWidth / 2);
+    el.scrollTop += (top + bottom) / 2 - (frame.top + el.clientHeight / 2);
+  }
+
+  function place() {
+    var el = box();
+    if (!pans(el)) { kept = null; return; }
+    if (kept && kept.spots === spotKeys(el)) {
+      el.scrollLeft = kept.left;
+      el.scrollTop = kept.top;
+    } else {
+      toSpots(el);
+    }
+    kept = null;
+  }
+
+  document.addEventListener("htmx:oobBeforeSwap", function (evt) {
+    var target = evt.detail && evt.detail.target;
+    if (!target || target.id !== "nf-sites") return;
+    var el = box();
+    kept = pans(el) ? { spots: spotKeys(el), left: el.scrollLeft, top: el.scrollTop } : null;
+  });
+  // After colonia.js has given the new drawing its width (data-pos, on htmx:load).
+  document.addEventListener("htmx:load", function (evt) {
+    var elt = evt.detail && evt.detail.elt;
+    if (elt && elt.id === "nf-sites") place();
+  });
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", place);
+  else place();
+})();

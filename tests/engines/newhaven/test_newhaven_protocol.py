@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 from newhaven_helpers import VARIANTS, E, at_build, code, edit, play_random
 
-from games.engines import EngineError, IllegalAction, InvalidVariant, simulate
+from games.engines import EngineError, IllegalAction, InvalidVariant
 from games.engines.newhaven import events
 from games.engines.newhaven.state import PHASES, STATE_FORMAT
+from tools import simulate
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -412,7 +413,7 @@ def test_states_stored_in_format_2_still_load_and_play_on():
 
 
 def test_the_simulation_command_reports_new_havens_figures():
-    """``games.engines.simulate`` plays side B to the end and reports its figures."""
+    """``tools.simulate`` plays side B to the end and reports its figures."""
     report = simulate.run("newhaven", variant="side-b", players=3, games=4, bots=["random"])
     assert report["errors"] == [] and report["completed"] == 4
     assert report["turns"]["min"] == report["turns"]["max"] == 27

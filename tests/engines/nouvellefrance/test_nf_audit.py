@@ -108,7 +108,7 @@ def _assert_accepted(means: dict[str, float]) -> None:
 @pytest.fixture(scope="module")
 def greedy_self_play() -> dict[str, float]:
     """4 greedy players, 12 games balanced over the deals of the sticks: the means."""
-    from games.engines import simulate
+    from tools import simulate
 
     greedy = [simulate.resolve_bot("greedy")] * 4
     seeds = _stick_balanced_seeds(GREEDY_SAMPLE_PER_DEAL)
@@ -145,7 +145,7 @@ def test_acceptance_level_1_at_least_40_percent_full_per_site_at_the_first_storm
 def test_acceptance_run_of_200_games() -> None:
     """The acceptance run of the ``variant`` docstring, 200 games from seed 0: both
     criteria on the means the rules file quotes."""
-    from games.engines import simulate
+    from tools import simulate
 
     report = simulate.run("nouvellefrance", players=4, games=200, bots=["greedy"], seed=0)
     assert report["errors"] == [] and report["completed"] == 200

@@ -1,0 +1,1 @@
+"""API plumbing every app shares: one error shape, safe parsers, throttles, schema hooks."""

@@ -1,0 +1,40 @@
+"""Reads of the post-game analysis: who may start one, the stored analysis as JSON."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.models import Analysis, Game
+
+
+def may_request(game: Game, user: Any) -> bool:
+    """Whether ``user`` may start ``game``'s analysis: a player of it, or staff."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    if user.is_staff:
+        return True
+    return game.seats.filter(user=user).exists()
+
+
+
+def get_analysis(game: Game | int) -> Analysis | None:
+    """The game's analysis, if anyone asked for one."""
+    game_id = game.pk if isinstance(game, Game) else int(game)
+    return Analysis.objects.filter(game_id=game_id).first()
+
+
+
+def analysis_document(analysis: Analysis) -> dict:
+    """``{status, progress, total, done, budget, moves, summary}`` (JSON).
+
+    A failure's message stays in the database (admin, logs): it may quote an engine.
+    """
+    return {
+        "status": analysis.status,
+        "progress": round(analysis.progress, 4),
+        "total": analysis.total,
+        "done": analysis.done,
+        "budget": analysis.budget,
+        "moves": analysis.moves,
+        "summary": analysis.summary,
+    }

@@ -1,0 +1,57 @@
+"""The API's shared outputs: a game document and its seats (tables, play, replay)."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from games.models import Game
+
+
+class ClockOutput(serializers.Serializer):
+    deadline = serializers.DateTimeField(
+        allow_null=True, help_text="when the seat runs out of time (while it is to move)")
+    time_left = serializers.FloatField(allow_null=True, help_text="seconds left now")
+
+
+
+class LeftOutput(serializers.Serializer):
+    username = serializers.CharField(allow_null=True)
+    reason = serializers.ChoiceField(choices=["resigned", "timeout", "handover"])
+
+
+
+class SeatOutput(serializers.Serializer):
+    index = serializers.IntegerField()
+    type = serializers.ChoiceField(choices=["human", "ai"])
+    username = serializers.CharField(allow_null=True)
+    level = serializers.CharField(allow_null=True)
+    clock = ClockOutput(allow_null=True, required=False)
+    left = LeftOutput(allow_null=True, required=False,
+                      help_text="the person the AI replaced in this seat, and why")
+
+
+
+class TimeControlOutput(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=Game.Clock.values)
+    reserve = serializers.IntegerField()
+    increment = serializers.IntegerField()
+    days = serializers.IntegerField()
+
+
+
+class GameDocumentOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    game = serializers.CharField()
+    variant = serializers.CharField()
+    status = serializers.ChoiceField(choices=Game.Status.choices)
+    version = serializers.IntegerField()
+    seats = SeatOutput(many=True)
+    to_move = serializers.ListField(child=serializers.IntegerField())
+    my_seat = serializers.IntegerField(allow_null=True)
+    view = serializers.JSONField(help_text="engine.observe for your seat (spectator otherwise)")
+    legal_actions = serializers.ListField(child=serializers.JSONField())
+    result = serializers.JSONField(allow_null=True, help_text="{scores, winners} once finished")
+    rated = serializers.BooleanField(help_text="whether the result changes ratings")
+    time_control = TimeControlOutput()
+    departure_rule = serializers.ChoiceField(choices=Game.DepartureRule.values)
+    takeover_level = serializers.CharField()

@@ -1,0 +1,185 @@
+"""Thin HTML views of the tables: home, rules, lobby, joining and leaving a table,
+resigning, handing a seat over, rematches.
+
+Reads go through ``games.tables.selectors``, writes through ``games.tables.services``.
+No view names a game.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.template import TemplateDoesNotExist
+from django.template.loader import select_template
+from django.template.response import TemplateResponse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from games.boards import get_board
+from games.core.errors import GameServiceError
+from games.core.selectors import get_game_or_404, seat_of
+from games.engines import get_engine
+from games.models import Game
+from games.tables.forms import CreateTableForm
+from games.tables.page import lobby_context
+from games.tables.selectors import game_rows, get_game_by_invite, summarize_game
+from games.tables.services import (
+    create_game,
+    hand_over_seat,
+    join_game,
+    leave_game,
+    rematch_game,
+    resign_game,
+)
+
+logger = logging.getLogger(__name__)
+
+
+@require_GET
+def rules(request: HttpRequest, game: str) -> HttpResponse:
+    """A game's rules summary, in the reader's language.
+
+    The text lives with the game's board package: ``boards/<game>/rules/<lang>.html`` (one
+    file per language, English as the fallback); the page around it is generic."""
+
+    try:
+        engine = get_engine(game)
+    except (KeyError, TypeError):
+        raise Http404(_("There is no such game.")) from None
+    lang = (get_language() or settings.LANGUAGE_CODE).split("-")[0]
+    try:
+        template = select_template(
+            [f"boards/{game}/rules/{lang}.html", f"boards/{game}/rules/en.html"]
+        )
+    except TemplateDoesNotExist:
+        raise Http404(_("There is no such game.")) from None
+    context = {"game_name": game, "title": engine.title, "rules_template": template.template,
+               "in_browser": get_board(game) is not None}
+    return TemplateResponse(request, "games/rules.html", context)
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    """The home page: every game, its variants, and whether the browser can play it."""
+    return TemplateResponse(request, "games/home.html", {"games": game_rows(browser_only=False)})
+
+
+# --- lobby ----------------------------------------------------------------------------------
+
+
+def lobby(request: HttpRequest, form: CreateTableForm | None = None) -> HttpResponse:
+    """Open tables with Join buttons, my games, and the create-table form."""
+    context = lobby_context(request.user)
+    if request.htmx and not form:
+        return TemplateResponse(request, "games/lobby.html#open-tables", context)
+    context["form"] = form or CreateTableForm()
+    return TemplateResponse(request, "games/lobby.html", context, status=400 if form else 200)
+
+
+@require_POST
+@login_required
+def lobby_create(request: HttpRequest) -> HttpResponse:
+    form = CreateTableForm(request.POST)
+    if not form.is_valid():
+        return lobby(request, form)
+    try:
+        game = create_game(creator=request.user, variant=form.chosen_variant(),
+                           seats=form.seats(), **form.table_options())
+    except GameServiceError as exc:
+        form.add_error(None, str(exc))
+        return lobby(request, form)
+    return redirect("play", game_id=game.pk)
+
+
+@require_POST
+@login_required
+def table_join(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = get_game_or_404(game_id)
+    try:
+        join_game(game=game, user=request.user)
+    except GameServiceError as exc:
+        messages.error(request, str(exc))
+        return redirect("lobby")
+    return redirect("play", game_id=game.pk)
+
+
+@require_POST
+@login_required
+def table_leave(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = get_game_or_404(game_id)
+    try:
+        leave_game(game=game, user=request.user)
+    except GameServiceError as exc:
+        messages.error(request, str(exc))
+        return redirect("play", game_id=game.pk)
+    messages.info(request, _("You left table #%(id)s.") % {"id": game.pk})
+    return redirect("lobby")
+
+
+@require_GET
+def invite(request: HttpRequest, token: str) -> HttpResponse:
+    """An invite link: the table with a Join button (a GET never takes a seat)."""
+    try:
+        game = get_game_by_invite(token)
+    except Game.DoesNotExist:
+        raise Http404(_("This invite link is not valid.")) from None
+    if game.status != Game.Status.OPEN or seat_of(game, request.user) is not None:
+        return redirect("play", game_id=game.pk)
+    return TemplateResponse(
+        request,
+        "games/table.html",
+        {"table": summarize_game(game, request.user), "game": game, "invited": True,
+         "here": request.get_full_path()},
+    )
+
+
+# --- the play page --------------------------------------------------------------------------
+
+
+@require_POST
+@login_required
+def rematch(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Play a finished game again with the same seats (see ``services.rematch_game``)."""
+    game = get_game_or_404(game_id)
+    try:
+        new = rematch_game(game=game, user=request.user)
+    except GameServiceError as exc:
+        messages.error(request, str(exc))
+        return redirect("play", game_id=game.pk)
+    return redirect("play", game_id=new.pk)
+
+
+@require_POST
+@login_required
+def resign(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Resign (see ``services.resign_game``); back to the game, which says what followed."""
+    game = get_game_or_404(game_id)
+    try:
+        resign_game(game=game, user=request.user)
+    except GameServiceError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.info(request, _("You resigned."))
+    return redirect("play", game_id=game.pk)
+
+
+@require_POST
+@login_required
+def hand_over(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Leave a running game to the AI (see ``services.hand_over_seat``)."""
+    game = get_game_or_404(game_id)
+    try:
+        hand_over_seat(game=game, user=request.user)
+    except GameServiceError as exc:
+        messages.error(request, str(exc))
+        return redirect("play", game_id=game.pk)
+    messages.info(request, _("The AI plays your seat now. You left table #%(id)s.")
+                  % {"id": game.pk})
+    return redirect("lobby")
+
+

@@ -1,0 +1,221 @@
+"""Around the board: rematches, invite links and sign-up, profiles, the log as appended."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+from django.urls import reverse
+
+from games.core.errors import GameFull, GameNotRunning, NotSeated
+from games.core.selectors import legal_actions_json
+from games.core.services import submit_action
+from games.models import Game, Move, Variant
+from games.play.page import render_fragments
+from games.tables.services import create_game, join_game, rematch_game
+
+pytestmark = pytest.mark.django_db
+
+HX = {"HTTP_HX_REQUEST": "true"}
+PASSWORD = "Colonia-tables-pw-93!"
+
+
+@pytest.fixture
+def finished(variant, ann, bob, eve):
+    """A finished 3-seat toy game: ann, an AI (easy), bob."""
+    game = create_game(creator=ann, variant=variant,
+                       seats=[{"type": "human"}, {"type": "ai", "level": "easy"},
+                              {"type": "human"}])
+    join_game(game=game, user=bob)
+    game.refresh_from_db()
+    return _play_with_ai(game, ann, bob)
+
+
+def _play_with_ai(game, ann, bob):
+    """Random legal moves to the end; seat 1 is the AI's (submitted as the AI task does)."""
+    rng = random.Random(5)
+    users = {0: ann, 2: bob}
+    n = 0
+    while game.status == Game.Status.RUNNING:
+        seat = game.to_move[0]
+        action = rng.choice(legal_actions_json(game, seat))
+        if seat in users:
+            game = submit_action(game=game, user=users[seat], seat=seat, action=action,
+                                 version=game.version, key=f"f{n}")
+        else:
+            game = submit_action(game=game, seat=seat, action=action, version=game.version,
+                                 key=f"ai-{n}", ai=True)
+        n += 1
+    return game
+
+
+# --- rematch -------------------------------------------------------------------------------
+
+
+def test_rematch_keeps_the_seats_and_waits_for_the_others(finished, ann, bob, eve):
+    rematch = rematch_game(game=finished, user=bob)
+    seats = list(rematch.seats.order_by("index"))
+    assert rematch.rematch_of == finished and rematch.status == Game.Status.OPEN
+    assert rematch.variant_version == finished.variant_version  # the same rules
+    assert rematch.variant_data == finished.variant_data
+    assert rematch.created_by == bob
+    assert [s.user for s in seats] == [None, None, bob]  # bob sits where he sat
+    assert seats[1].ai_level == "easy"  # the AI keeps its level
+    assert seats[0].reserved_for == ann  # ann's seat is kept for her
+    # Nobody else may take ann's seat.
+    with pytest.raises(GameFull):
+        join_game(game=rematch, user=eve)
+    # Ann asks too: she takes her seat and the game starts.
+    again = rematch_game(game=finished, user=ann)
+    assert again.pk == rematch.pk and again.status == Game.Status.RUNNING
+    assert rematch.seats.get(index=0).user == ann
+    # Asking once more leads to the same table.
+    assert rematch_game(game=finished, user=ann).pk == rematch.pk
+
+
+def test_rematch_is_for_the_players_of_a_finished_game(finished, variant, ann, eve):
+    with pytest.raises(NotSeated):
+        rematch_game(game=finished, user=eve)
+    running = create_game(creator=ann, variant=variant,
+                          seats=[{"type": "human"}, {"type": "ai", "level": "random"}])
+    with pytest.raises(GameNotRunning):
+        rematch_game(game=running, user=ann)
+    assert not Game.objects.filter(rematch_of__isnull=False).exists()
+
+
+def test_rematch_against_ai_only_starts_at_once(variant, ann):
+    game = create_game(creator=ann, variant=variant,
+                       seats=[{"type": "human"}, {"type": "ai", "level": "random"}])
+    game = _play_with_ai(game, ann, None)
+    rematch = rematch_game(game=game, user=ann)
+    assert rematch.status == Game.Status.RUNNING
+
+
+def test_the_end_of_a_game_offers_a_rematch_and_the_lobby(client, placegame, ann, on_commit):
+    client.force_login(ann)
+    with on_commit():
+        client.post(reverse("lobby_create"), {
+            "variant": _place_variant().pk,
+            "num_players": 2, "seat_1": "ai-random",
+        })
+    game = Game.objects.get(game_name="placegame")
+    n = 0
+    while game.status == Game.Status.RUNNING:
+        action = legal_actions_json(game, 0)[0]
+        with on_commit():
+            client.post(reverse("act", args=[game.pk]), {
+                "action": json.dumps(action), "version": game.version, "key": f"e{n}"})
+        game.refresh_from_db()
+        n += 1
+    html = client.get(reverse("play", args=[game.pk])).content.decode()
+    assert 'id="rematch"' in html and 'id="back-to-lobby"' in html
+    with on_commit():
+        response = client.post(reverse("rematch", args=[game.pk]))
+    rematch = Game.objects.get(rematch_of=game)
+    assert response["Location"] == reverse("play", args=[rematch.pk])
+    assert rematch.status == Game.Status.RUNNING  # the other seat is an AI
+    html = client.get(reverse("play", args=[game.pk])).content.decode()
+    assert f'href="/games/{rematch.pk}/" id="go-rematch"' in html
+
+
+def _place_variant():
+    return Variant.objects.get(game="placegame")
+
+
+# --- invites -------------------------------------------------------------------------------
+
+
+def test_the_invite_link_is_absolute_with_a_copy_button(client, nh_variants, ann):
+    game = create_game(creator=ann, variant=nh_variants["standard"],
+                       seats=[{"type": "human"}, {"type": "human"}])
+    client.force_login(ann)
+    html = client.get(reverse("play", args=[game.pk])).content.decode()
+    url = "http://testserver" + reverse("invite", args=[game.invite_token])
+    assert f'id="invite-url" class="invite" readonly value="{url}"' in html
+    assert 'data-copy-from="#invite-url"' in html
+
+
+def test_a_friend_who_signs_up_from_the_invite_returns_to_the_table(client, nh_variants, ann):
+    game = create_game(creator=ann, variant=nh_variants["standard"],
+                       seats=[{"type": "human"}, {"type": "human"}])
+    invite = reverse("invite", args=[game.invite_token])
+    html = client.get(invite).content.decode()
+    signup = reverse("accounts:signup") + "?next=" + invite
+    assert f'href="{signup}"' in html
+    page = client.get(signup).content.decode()
+    assert f'name="next" value="{invite}"' in page
+    response = client.post(reverse("accounts:signup"), {
+        "username": "newcomer", "email": "n@example.org", "password1": PASSWORD,
+        "password2": PASSWORD, "next": invite,
+    })
+    assert response.status_code == 302 and response["Location"] == invite
+    html = client.get(invite).content.decode()
+    assert f'data-join="{game.pk}"' in html
+
+
+def test_sign_up_ignores_a_next_url_elsewhere(client, db):
+    response = client.post(reverse("accounts:signup"), {
+        "username": "wanderer", "email": "w@example.org", "password1": PASSWORD,
+        "password2": PASSWORD, "next": "https://evil.example/",
+    })
+    assert response["Location"] == reverse("lobby")
+
+
+# --- profiles --------------------------------------------------------------------------------
+
+
+def test_another_players_profile_never_says_your_turn(client, variant, ann, bob):
+    game = create_game(creator=ann, variant=variant, seats=[{"type": "human"}, {"type": "human"}])
+    join_game(game=game, user=bob)
+    game.refresh_from_db()
+    mover = ann if game.to_move == [0] else bob
+    other = bob if mover is ann else ann
+    client.force_login(other)
+    html = client.get(reverse("accounts:profile", args=[mover.username])).content.decode()
+    assert "your turn" not in html
+    assert f"{mover.username} to move" in html
+    client.force_login(mover)
+    html = client.get(reverse("accounts:profile", args=[mover.username])).content.decode()
+    assert "your turn" in html
+
+
+# --- the log: appended, never re-sent ------------------------------------------------------------
+
+
+def test_the_log_is_appended_from_the_version_the_page_shows(client, placegame, ann, bob):
+    game = create_game(creator=ann, variant=_place_variant(),
+                       seats=[{"type": "human"}, {"type": "human"}])
+    join_game(game=game, user=bob)
+    game.refresh_from_db()
+    users = {0: ann, 1: bob}
+    for n in range(4):
+        seat = game.to_move[0]
+        game = submit_action(game=game, user=users[seat], seat=seat,
+                             action=legal_actions_json(game, seat)[0], version=game.version,
+                             key=f"l{n}")
+    client.force_login(ann)
+    url = reverse("play", args=[game.pk])
+    full = client.get(url, **HX).content.decode()
+    assert re.findall(r'data-seq="(\d+)"', full) == ["4", "3", "2", "1"]  # newest first
+    shown = client.get(url + "?version=2", **HX).content.decode()
+    assert 'hx-swap-oob="afterbegin:#game-log"' in shown and 'data-since="2"' in shown
+    assert re.findall(r'data-seq="(\d+)"', shown) == ["4", "3"]
+    same = client.get(url + "?version=4", **HX).content.decode()
+    assert re.findall(r'data-seq="(\d+)"', same) == []
+    # A version the page cannot show gets the whole log.
+    assert re.findall(r'data-seq="(\d+)"', client.get(url + "?version=99", **HX)
+                      .content.decode()) == ["4", "3", "2", "1"]
+
+
+def test_log_numbers_keep_all_their_digits(placegame, ann, bob):
+    game = create_game(creator=ann, variant=_place_variant(),
+                       seats=[{"type": "human"}, {"type": "human"}])
+    join_game(game=game, user=bob)
+    game.refresh_from_db()
+    Move.objects.create(game=game, seq=123, seat=0, action={"type": "mark", "row": 0, "col": 0},
+                        key="x", event={"type": "mark", "seat": 0, "cell": [0, 0]})
+    html = render_fragments(game, ann)
+    assert '<span class="seq">123</span>' in html
+    assert "ann marked A1." in html  # the event's text, with the seat's name
