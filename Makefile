@@ -6,11 +6,12 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: help install anchors run test lint unit e2e browser jstools nginx bench schemathesis load load-curve clean messages catalogues
+.PHONY: help install anchors run test test-long lint unit e2e browser jstools nginx bench schemathesis load load-curve clean messages catalogues
 
 help:
 	@echo "make run    install into .venv, migrate, load the default variants, start everything"
 	@echo "make test   install and run the whole suite (lint, import contracts, tests)"
+	@echo "make test-long  the same, thorough: many more random games, whole games in the browser"
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || "$$(bin/find-python)" -m venv $(VENV)
@@ -71,8 +72,23 @@ $(NODE_STAMP): package.json package-lock.json
 
 jstools: $(NODE_STAMP)
 
+
+# One test worker per core (pytest-xdist; each has its own test database, Redis namespace,
+# ports and temporary folders). worksteal: a worker that runs out of tests takes queued ones
+# from the others, so a few slow tests do not leave a core idle at the end. (Not loadgroup:
+# it keys its work by test id and silently runs one of schemathesis's many cases that share
+# an id.) The ten slowest tests are listed at the end.
+PYTEST_ARGS := -n auto --dist worksteal --durations=10
+
 test: install browser jstools nginx lint
-	$(VENV)/bin/pytest
+	$(VENV)/bin/pytest $(PYTEST_ARGS)
+
+# Nightly-style: the long Hypothesis profile (ten times the random games per property and
+# contract test) and the tests marked `long` (a whole game per game in the browser, the
+# 200-game footprint acceptance run); see tests/conftest.py.
+test-long: install browser jstools nginx lint
+	HYPOTHESIS_PROFILE=long SCHEMATHESIS_MAX_EXAMPLES=$${SCHEMATHESIS_MAX_EXAMPLES:-60} \
+	  $(VENV)/bin/pytest $(PYTEST_ARGS)
 
 bench: install
 	$(PY) -m tools.bench newhaven --players 2 --games 200

@@ -31,3 +31,27 @@ class SharedRedisCache(RedisCache):
             if client is None:
                 client = _clients[key] = self._class(self._servers, **self._options)
         return client
+
+
+class NamespacedRedisCache(SharedRedisCache):
+    """A shared-client Redis cache whose ``clear`` deletes only its own keys.
+
+    The stock ``clear`` is a ``FLUSHDB``: with several test processes on one Redis (the
+    workers of a parallel run, other people's runs) one test's ``cache.clear()`` would wipe
+    the throttle counters of tests running elsewhere.  Here it deletes the keys under this
+    cache's ``KEY_PREFIX`` (which must then be set: an empty prefix would match everything).
+    """
+
+    def clear(self) -> None:
+        """Delete every key of this cache's prefix (every version), nothing else."""
+        if not self.key_prefix:
+            raise ValueError("NamespacedRedisCache needs a KEY_PREFIX")
+        client = self._cache.get_client(None, write=True)
+        batch: list[bytes] = []
+        for key in client.scan_iter(match=f"{self.key_prefix}:*", count=1000):
+            batch.append(key)
+            if len(batch) >= 1000:
+                client.delete(*batch)
+                batch.clear()
+        if batch:
+            client.delete(*batch)

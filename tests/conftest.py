@@ -1,8 +1,20 @@
-"""Shared test configuration: Hypothesis profiles, compiled translation catalogues.
+"""Shared test configuration: Hypothesis profiles, the ``long`` tests, compiled catalogues.
 
-``HYPOTHESIS_PROFILE=ci`` (set by .ci/run) runs more examples; the default ``dev``
-profile keeps a local run quick.  No profile sets a deadline: engine speed is
-measured by the benchmark commands, never by timed tests.
+The suite runs at two depths:
+
+* ``make test`` (and CI): the quick depth.  Property and contract tests play a few
+  random games each (profile ``dev``: new examples on every run, a failure saved in
+  ``.hypothesis/`` and replayed first next time; profile ``ci``, set by .ci/run: as many,
+  derandomized, so a red CI run fails the same way again), and the tests marked
+  ``@pytest.mark.long`` (whole games in the browser, the 200-game acceptance run of the
+  Nouvelle-France footprints) are deselected.
+* ``make test-long`` (nightly-style): ``HYPOTHESIS_PROFILE=long``, ten times the
+  examples and the ``long`` tests too.
+
+A test that asks for its own number of examples writes
+``max(N, settings.default.max_examples)`` so that the long profile deepens it as well.
+No profile sets a deadline: engine speed is measured by the benchmark commands, never by
+timed tests.
 """
 
 from __future__ import annotations
@@ -18,14 +30,30 @@ from config.catalogues import compile_catalogues
 # catalogues first (pure Python, milliseconds when they are up to date).
 compile_catalogues()
 
-settings.register_profile(
-    "dev", max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
-settings.register_profile(
-    "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow],
-    derandomize=True,
-)
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+#: Random examples (whole random games for the contract tests) per property test.
+QUICK_EXAMPLES = 12
+LONG_EXAMPLES = 10 * QUICK_EXAMPLES
+
+_COMMON = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
+settings.register_profile("dev", max_examples=QUICK_EXAMPLES, **_COMMON)
+settings.register_profile("ci", max_examples=QUICK_EXAMPLES, derandomize=True, **_COMMON)
+settings.register_profile("long", max_examples=LONG_EXAMPLES, **_COMMON)
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "dev")
+settings.load_profile(PROFILE)
+#: ``make test-long``: the long profile runs the ``long`` tests too.
+LONG = PROFILE == "long"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Deselect the ``long`` tests outside the long profile (reported as deselected)."""
+    if LONG:
+        return
+    kept, dropped = [], []
+    for item in items:
+        (dropped if item.get_closest_marker("long") else kept).append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
 
 
 @pytest.fixture(autouse=True)

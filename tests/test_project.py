@@ -237,3 +237,86 @@ def test_postgresql_connections_come_from_a_pool(monkeypatch):
     monkeypatch.setenv("DB_POOL", "off")
     unpooled = database_from_url("postgres://u@127.0.0.1:5432/colonia")
     assert "pool" not in unpooled.get("OPTIONS", {}) and unpooled["CONN_MAX_AGE"] == 60
+
+
+# -- parallel test processes on one Redis (make test runs one pytest-xdist worker per core) --
+
+
+@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs REDIS_URL (CI sets it)")
+def test_a_test_cache_clears_only_its_own_keys():
+    """One worker's ``cache.clear()`` leaves the other workers' keys (the stock clear of
+    Django's Redis cache is a FLUSHDB of the shared database)."""
+    from django.conf import settings
+
+    from config.cache import NamespacedRedisCache
+
+    location = settings.CACHES["default"]["LOCATION"]
+    mine = NamespacedRedisCache(location, {"KEY_PREFIX": f"{settings.TEST_NAMESPACE}-a"})
+    theirs = NamespacedRedisCache(location, {"KEY_PREFIX": f"{settings.TEST_NAMESPACE}-b"})
+    mine.set("k", 1)
+    theirs.set("k", 2)
+    theirs.set("k", 3, version=2)
+    mine.clear()
+    assert mine.get("k") is None
+    assert (theirs.get("k"), theirs.get("k", version=2)) == (2, 3)
+    theirs.clear()
+    assert theirs.get("k") is None and theirs.get("k", version=2) is None
+    with pytest.raises(ValueError, match="KEY_PREFIX"):
+        NamespacedRedisCache(location, {}).clear()
+
+
+def test_each_test_process_has_its_own_redis_namespace():
+    """Cache prefix, channel-layer prefix and Celery's broker keys carry the process id (two
+    workers both have a game 1: a hint or a stored render of one must not reach the other)."""
+    from config.settings import test
+
+    assert str(os.getpid()) in test.TEST_NAMESPACE
+    if not os.environ.get("REDIS_URL"):
+        pytest.skip("in-memory layers: nothing shared between processes")
+    assert test.CACHES["default"]["KEY_PREFIX"] == test.TEST_NAMESPACE
+    assert test.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] == test.TEST_NAMESPACE
+    assert test.CELERY_BROKER_TRANSPORT_OPTIONS["global_keyprefix"].startswith(
+        test.TEST_NAMESPACE)
+
+
+@pytest.mark.asyncio
+async def test_shared_renders_are_keyed_under_the_cache_prefix(monkeypatch):
+    """Renders shared through Redis live under the cache's key prefix ("colonia" in
+    production, the process's namespace in tests)."""
+    from django.conf import settings
+
+    from games.live.fragment_cache import shared
+
+    names: list[str] = []
+
+    class Pipeline:
+        async def __aenter__(self):
+            return self
+
+        async def __aexit__(self, *exc):
+            return False
+
+        def set(self, name, *args, **kwargs):
+            names.append(name)
+            return self
+
+        def get(self, name):
+            return self
+
+        async def execute(self):
+            return [True, None]
+
+    class Client:
+        def pipeline(self, transaction=False):
+            return Pipeline()
+
+        async def set(self, name, *args, **kwargs):
+            names.append(name)
+
+    async def render():
+        return "<p>board</p>"
+
+    monkeypatch.setattr(shared, "_client", lambda: Client())
+    assert await shared.get(("game", 1, 2), render) == "<p>board</p>"
+    prefix = settings.CACHES["default"].get("KEY_PREFIX") or "colonia"
+    assert names and all(n.startswith(f"{prefix}:fragments:") for n in names), names

@@ -14,21 +14,39 @@ ALLOWED_HOSTS = ["*"]
 
 # Tests that need Redis (channel layer, Celery worker) use REDIS_URL when it is set
 # (CI sets it); everything else runs on in-memory backends so a bare `pytest` works.
+#
+# Test processes run side by side on one Redis: pytest-xdist's workers (`make test` runs
+# one per core) and other people's runs.  Each process keeps what it writes apart under a
+# namespace of its own: the cache's key prefix (its ``clear`` deletes only those keys, where
+# the stock backend flushed the whole database), the channel layer's prefix (two workers
+# both have a game 1: a hint to one must not reach the other's sockets), the shared
+# fragment renders (keyed by the cache prefix) and Celery's broker keys.  The databases are
+# apart already: pytest-django gives each xdist worker a test database of its own.
+TEST_NAMESPACE = f"colonia-test-{os.getpid()}"
 if not os.environ.get("REDIS_URL"):
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 else:
     CACHES = {
         "default": {
-            "BACKEND": "config.cache.SharedRedisCache",
-            # Tests clear the cache (a FLUSHDB on Redis): give it a database of its own
-            # so that never wipes the broker or channel layer sharing REDIS_URL.
+            "BACKEND": "config.cache.NamespacedRedisCache",
+            # A database of its own too, so even a stray FLUSHDB never wipes the broker or
+            # channel layer sharing REDIS_URL.
             "LOCATION": os.environ.get(
                 "TEST_CACHE_REDIS_URL", urlsplit(REDIS_URL)._replace(path="/15").geturl()
             ),
-            # One prefix per run: throttle counters never leak between runs or engineers.
-            "KEY_PREFIX": f"colonia-test-{os.getpid()}",
+            "KEY_PREFIX": TEST_NAMESPACE,
         }
+    }
+    CHANNEL_LAYERS = {
+        "default": {
+            **CHANNEL_LAYERS["default"],
+            "CONFIG": {**CHANNEL_LAYERS["default"]["CONFIG"], "prefix": TEST_NAMESPACE},
+        }
+    }
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        **CELERY_BROKER_TRANSPORT_OPTIONS,  # noqa: F405
+        "global_keyprefix": f"{TEST_NAMESPACE}:",
     }
 CELERY_TASK_ALWAYS_EAGER = True
 # A tiny analysis budget: tests check the plumbing, not the judgement.

@@ -219,8 +219,13 @@ class SharedRenders:
         client = self._client()
         if client is None:
             return await render()
-        name = "colonia:fragments:" + hashlib.blake2b(repr(key).encode(),
-                                                      digest_size=16).hexdigest()
+        from django.conf import settings
+
+        # Under the cache's key prefix ("colonia"): test processes sharing a Redis each
+        # have their own, so one's game 1 never answers for another's.
+        prefix = settings.CACHES.get("default", {}).get("KEY_PREFIX") or "colonia"
+        name = f"{prefix}:fragments:" + hashlib.blake2b(repr(key).encode(),
+                                                        digest_size=16).hexdigest()
         try:
             async with client.pipeline(transaction=False) as pipe:
                 won, value = await pipe.set(name + ":lock", b"1", nx=True,

@@ -7,7 +7,15 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from test_play_e2e import TIMEOUT, is_over, my_turn, sign_up, version, wait_version_above
+from test_play_e2e import (
+    TIMEOUT,
+    is_over,
+    my_turn,
+    sign_up,
+    version,
+    wait_my_turn,
+    wait_version_above,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
 
@@ -31,7 +39,7 @@ def test_the_test_game_is_played_in_the_browser(browser, placegame_url, screensh
             page.locator("#pg-board button").first.click()
             wait_version_above(page, old)
         else:
-            page.wait_for_timeout(100)
+            wait_my_turn(page)
     screenshot(page, "e2e-placegame-final")
     log = page.inner_text("#game-log")
     assert "pat_e2e marked" in log and "AI (random) marked" in log

@@ -84,7 +84,7 @@ def test_chat_survives_a_server_restart(browser, restartable_server):
     sign_up(page, base, "carol_chat")
     url = open_table(page)
     path = url[len(base):]
-    page.wait_for_timeout(300)
+    socket_open(page)
     say(page, "Anyone for a game?")
     wait_chat(page, "Anyone for a game?")
     context.close()

@@ -54,8 +54,10 @@ def tab_to(page, selector: str, limit: int = 80) -> int:
 
 
 def settle(page) -> None:
+    """Until the page is idle: no request under way, no htmx swap or settle pending."""
     page.wait_for_load_state("networkidle")
-    page.wait_for_timeout(50)
+    page.wait_for_function(
+        "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')")
 
 
 def pick_with_enter(page) -> None:
@@ -66,7 +68,7 @@ def pick_with_enter(page) -> None:
     page.wait_for_function("() => document.activeElement && document.activeElement !== "
                            "document.body && !document.activeElement.closest('.htmx-request')",
                            timeout=5000)
-    page.wait_for_timeout(150)  # and it stays there
+    settle(page)  # and it stays there once the page is idle
 
 
 def test_keyboard_only_harvest_and_build(browser, live_url, screenshot):

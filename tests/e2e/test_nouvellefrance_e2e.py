@@ -1,7 +1,8 @@
 """Nouvelle-France in a real browser (Playwright + Debian's Chromium, live uvicorn).
 
-1. A person plays a whole game against the random AI through clicks (a short variant
-   stored for the test: 9 cards in 4 piles, so the game ends after a few turns).
+1. A person plays against the random AI through clicks to the end of a game (a short
+   variant stored for the test: 9 cards in 4 piles): from a position near the end that
+   the server side reached (``advance``), and the whole game in the long profile.
 2. Three seats (a person and two AIs) and a spectator: the person uses the Huron and sees
    the top cards; the spectator's page never shows any card order.
 3. A piece is placed with the keyboard alone, and on a phone (390 x 844).
@@ -127,22 +128,39 @@ def place_by_pointer(page) -> None:
     assert f"on the {site} at" in page.inner_text("#game-log")
 
 
-def test_a_whole_game_against_the_ai(browser, live_url, short_variant, screenshot):
+# Near the end of the short game: a turn about to start with at most 5 building cards left
+# in the deck, whose draw gives a building card before the last snowstorm (so the person
+# still draws, picks a card and a copy, and places).
+NEAR_THE_END = (
+    "state.phase in ('huron', 'draw')"
+    " and state.storms + next((i for i, c in enumerate(state.deck) if c >= 0), 99) < 3"
+    " and sum(c >= 0 for c in state.deck) <= 5"
+)
+# Keep the bonus pieces for the browser's turns: the server side draws instead.
+DRAW_RATHER_THAN_BONUS = "rng.choice([a for a in actions if a[0] != 'bonus'] or actions)"
+
+
+def _play_against_the_ai(browser, live_url, short_variant, screenshot, advance=None) -> None:
     started = time.monotonic()
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})
     page = ctx.new_page()
     page.set_default_timeout(TIMEOUT)
-    sign_up(page, live_url, "nfa_e2e")
+    sign_up(page, live_url, "nfa_e2e" if advance is None else "nfq_e2e")
     new_table(page, short_variant, ["ai-random"])
+    if advance is not None:  # the server side plays on to the last turns
+        wait_my_turn(page)
+        advance(int(page.url.rstrip("/").split("/")[-1]), NEAR_THE_END, DRAW_RATHER_THAN_BONUS)
+        page.reload()
+        page.wait_for_selector("#nf-sites")
+        socket_open(page)
+        settle(page)
     kinds: set[str] = set()
     shots: set[str] = set()
     for step in itertools.count():
         assert step < 200, "the game did not end"
+        wait_my_turn(page)
         if is_over(page):
             break
-        if not my_turn(page):
-            page.wait_for_timeout(50)
-            continue
         if page.locator("#spot-list button").count() and "placing" not in shots:
             shots.add("placing")
             page.locator("svg.nf-site .spot").first.hover()
@@ -166,6 +184,17 @@ def test_a_whole_game_against_the_ai(browser, live_url, short_variant, screensho
     ctx.close()
 
 
+def test_the_last_turns_against_the_ai_end_with_the_third_storm(browser, live_url,
+                                                                short_variant, screenshot,
+                                                                advance):
+    _play_against_the_ai(browser, live_url, short_variant, screenshot, advance)
+
+
+@pytest.mark.long
+def test_a_whole_game_against_the_ai(browser, live_url, short_variant, screenshot):
+    _play_against_the_ai(browser, live_url, short_variant, screenshot)
+
+
 def test_a_spectator_never_sees_the_order_of_the_deck(browser, live_url, screenshot):
     players, watchers = browser.new_context(), browser.new_context()
     page, spy = players.new_page(), watchers.new_page()
@@ -176,7 +205,7 @@ def test_a_spectator_never_sees_the_order_of_the_deck(browser, live_url, screens
     new_table(page, "standard", ["ai-random", "ai-random"])
     spy.goto(page.url)
     spy.wait_for_selector("#spectating")
-    spy.wait_for_timeout(300)  # its socket is connected
+    socket_open(spy)  # it follows live from here
     assert spy.locator("#turn-buttons, #spot-list, #huron-orders").count() == 0
     peeked = False
     for step in itertools.count():

@@ -1,9 +1,12 @@
-"""Whole games in a real browser (Playwright + Debian's Chromium, live uvicorn).
+"""Games in a real browser (Playwright + Debian's Chromium, live uvicorn).
 
 1. Two people sign up in two browser contexts, one creates a 2-player table, the other
-   joins it from the lobby; they play a complete game to the final score by clicking the
-   offered choices, each seeing the other's moves arrive live over the socket.
-2. One person plays a whole game against a "random" AI seat.
+   joins it from the lobby; they play to the final score by clicking the offered choices,
+   each seeing the other's moves arrive live over the socket, then start a rematch.  The
+   quick version plays the last turns of a game that the server side played to near its
+   end (``advance``); the whole game runs in the long profile (``make test-long``).
+2. One person on a phone plays against a "random" AI seat to the final scores: from near
+   the end, and the whole game in the long profile.
 
 The driver picks the first offered choice each time (building whenever a building can be
 built): a test of the path, not of strategy.
@@ -63,6 +66,33 @@ def is_over(page) -> bool:
 
 def my_turn(page) -> bool:
     return page.locator("#your-turn").count() > 0
+
+
+def wait_my_turn(page) -> None:
+    """Until it is this page's turn or the game is over."""
+    page.wait_for_function("() => document.getElementById('your-turn')"
+                           " || document.getElementById('final-scores')", timeout=TIMEOUT)
+
+
+def next_mover(pages):
+    """The page whose turn it is once every page shows the latest version (``None`` when
+    the game is over on every page)."""
+    deadline = time.monotonic() + TIMEOUT / 1000
+    while True:
+        latest = max(version(p) for p in pages)
+        for p in pages:
+            wait_version(p, latest)
+        mover = next((p for p in pages if my_turn(p)), None)
+        if mover is not None or all(is_over(p) for p in pages):
+            return mover
+        # The version arrived before the fragment that says whose turn it is: wait for
+        # that fragment on any page (a short poll across pages, bounded).
+        assert time.monotonic() < deadline, "nobody's turn, and the game is not over"
+        pages[0].wait_for_timeout(20)
+
+
+# The last turns of New Haven: a harvest about to start with four tiles left to place.
+NEAR_THE_END = "state.phase == 'harvest' and len(state.empty_cells) <= 5"
 
 
 def click(page, locator) -> None:
@@ -137,14 +167,17 @@ def play_one(page, shoot=None) -> None:
     assert not error.count(), error.inner_text()
 
 
-def test_two_people_play_a_whole_game(browser, live_url, screenshot):
+def _two_people_play(browser, live_url, screenshot, advance=None) -> None:
+    """Two people meet at a table, play (from near the end with ``advance``) to the final
+    scores with live updates, and sit again for a rematch."""
     started = time.monotonic()
     ctx_a, ctx_b = browser.new_context(), browser.new_context()
     ann, bob = ctx_a.new_page(), ctx_b.new_page()
     for p in (ann, bob):
         p.set_default_timeout(TIMEOUT)
-    sign_up(ann, live_url, "ann_e2e")
-    sign_up(bob, live_url, "bob_e2e")
+    suffix = "" if advance is None else "q"
+    sign_up(ann, live_url, f"ann{suffix}_e2e")
+    sign_up(bob, live_url, f"bob{suffix}_e2e")
 
     # Ann opens a 2-player table with one open seat.
     ann.select_option("#id_num_players", "2")
@@ -165,6 +198,14 @@ def test_two_people_play_a_whole_game(browser, live_url, screenshot):
     ann.wait_for_selector("#game-status", timeout=TIMEOUT)
     screenshot(ann, "e2e-start-ann")
 
+    if advance is not None:  # the server side plays on to the last turns
+        advance(int(game_id), NEAR_THE_END)
+        for p in (ann, bob):
+            p.reload()
+            p.wait_for_selector("#game-status")
+            socket_open(p)
+        assert version(ann) == version(bob) > 0
+
     pages = {"ann": ann, "bob": bob}
     shots = 0
     taken: set[str] = set()
@@ -176,12 +217,9 @@ def test_two_people_play_a_whole_game(browser, live_url, screenshot):
 
     for step in itertools.count():
         assert step < 600, "the game did not end"
-        if is_over(ann) and is_over(bob):
-            break
-        mover = next((p for p in pages.values() if my_turn(p)), None)
+        mover = next_mover(list(pages.values()))
         if mover is None:
-            ann.wait_for_timeout(100)
-            continue
+            break
         other = bob if mover is ann else ann
         play_one(mover, shoot_once)
         # The other player sees the move live (socket), without reloading.
@@ -211,28 +249,53 @@ def test_two_people_play_a_whole_game(browser, live_url, screenshot):
     ctx_b.close()
 
 
-def test_one_person_against_a_random_ai(browser, live_url, screenshot):
+def test_two_people_finish_a_game_live_and_sit_again(browser, live_url, screenshot, advance):
+    _two_people_play(browser, live_url, screenshot, advance)
+
+
+@pytest.mark.long
+def test_two_people_play_a_whole_game(browser, live_url, screenshot):
+    _two_people_play(browser, live_url, screenshot)
+
+
+def _one_person_against_a_random_ai(browser, live_url, screenshot, advance=None) -> None:
+    """On a phone, against a random AI, to the final scores (from near the end with
+    ``advance``)."""
     started = time.monotonic()
     ctx = browser.new_context(viewport={"width": 390, "height": 844})  # a phone
     page = ctx.new_page()
     page.set_default_timeout(TIMEOUT)
-    sign_up(page, live_url, "cid_e2e")
+    sign_up(page, live_url, "cid_e2e" if advance is None else "ciq_e2e")
     page.select_option("#id_num_players", "2")
     page.select_option("#id_seat_1", "ai-random")
     page.click("#create-table button[type=submit]")
     page.wait_for_selector("#game-status")
+    if advance is not None:  # the server side plays on to the last turns
+        wait_my_turn(page)  # (the AI may open)
+        advance(int(page.url.rstrip("/").split("/")[-1]), NEAR_THE_END)
+        page.reload()
+        page.wait_for_selector("#game-status")
+        socket_open(page)
     for step in itertools.count():
         assert step < 600, "the game did not end"
+        wait_my_turn(page)
         if is_over(page):
             break
-        if my_turn(page):
-            play_one(page)
-        else:
-            page.wait_for_timeout(100)
+        play_one(page)
     screenshot(page, "e2e-ai-final-phone")
     assert page.locator("#final-scores [data-final-seat]").count() == 2
     print(f"AI e2e game: {version(page)} actions in {time.monotonic() - started:.1f}s")
     ctx.close()
+
+
+def test_one_person_finishes_a_game_against_a_random_ai(browser, live_url, screenshot,
+                                                       advance):
+    _one_person_against_a_random_ai(browser, live_url, screenshot, advance)
+
+
+@pytest.mark.long
+def test_one_person_against_a_random_ai(browser, live_url, screenshot):
+    _one_person_against_a_random_ai(browser, live_url, screenshot)
 
 
 def test_a_version_gap_makes_the_page_refetch(browser, live_url):

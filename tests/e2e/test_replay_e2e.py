@@ -51,6 +51,8 @@ def test_replay_steps_with_the_keyboard_and_switches_perspective(browser, live_u
     ctx = browser.new_context()
     page = ctx.new_page()
     page.set_default_timeout(TIMEOUT)
+    # The page's timers on a clock the test can move (time still flows by itself).
+    page.clock.install()
     sign_up(page, live_url, "rita_e2e")
     out = subprocess.run(
         [sys.executable, "manage.py", "shell", "-c", MAKE_GAME.format(username="rita_e2e")],
@@ -111,11 +113,18 @@ def test_replay_steps_with_the_keyboard_and_switches_perspective(browser, live_u
     assert board_fill(page) != "rgb(0, 0, 0)"
     page.go_forward()
     wait_step(page, 7)
-    # Autoplay follows "Next" until paused.
+    # Autoplay follows "Next" (a step a second: the test moves the page's clock on) ...
     page.click("#replay-autoplay")
-    wait_step(page, 9)
+    for step in (8, 9):
+        page.clock.run_for(1000)
+        wait_step(page, step)
+    # ... until paused: seconds later (on the page's clock), at most the request that was
+    # already under way has moved it.
     page.click("#replay-autoplay")
     stopped = step_of(page)
-    page.wait_for_timeout(1500)
-    assert step_of(page) <= stopped + 1  # at most the request already under way
+    for _second in range(3):
+        page.clock.run_for(1000)  # a step due now would have asked for it by now ...
+        page.wait_for_function(  # ... and been answered and swapped in
+            "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')")
+    assert step_of(page) <= stopped + 1
     ctx.close()

@@ -13,7 +13,12 @@ from newhaven_helpers import VARIANTS, E, building_total, play_random, tile_tota
 
 from games.engines import IllegalAction
 
-SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    # at least 40; more in the long profile (tests/conftest.py)
+    max_examples=max(40, settings.default.max_examples),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 games = st.tuples(
     st.integers(min_value=0, max_value=2**31),
     st.sampled_from([2, 3, 4]),

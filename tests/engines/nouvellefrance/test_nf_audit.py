@@ -3,6 +3,7 @@ hidden information and the legal/apply agreement, each point guarded by a test."
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 
@@ -63,41 +64,92 @@ def test_site_footprints_characters_and_heights() -> None:
             assert len(near) <= 2
 
 
+# -- acceptance of footprint data -----------------------------------------------------
+#
+# Rules file: "in 4-player self-play by the greedy bot, at most 5% of the building pieces
+# drawn are unplaceable, and at the 1st storm level 1 is on average at least 40% full per
+# site".  The bots fill level 1 by the symbol of the stick a site was dealt (x2 site ~0.95,
+# - site ~0.33, + site ~0.14: step 3 of the tuning log in ``variant``), so "on average" is
+# over the games, per site; it judges the footprints without the luck of the sticks.
+# The quick sample deals every site every stick equally often (each of the six deals the
+# same number of times), so its per-site means carry no stick luck either; the long test
+# is the acceptance run itself (the command in the ``variant`` docstring).
+
+SITE_NAMES = [site.name for site in CV.sites]
+GREEDY_SAMPLE_PER_DEAL = 2  # 6 deals x 2 = 12 games
+
+
+def _stick_balanced_seeds(per_deal: int) -> list[int]:
+    """The first seeds of 4-player games giving each deal of the sticks ``per_deal`` times."""
+    seeds: list[int] = []
+    counts: Counter = Counter()
+    seed = 0
+    while len(seeds) < 6 * per_deal:
+        deal = new("standard", 4, seed).sticks
+        if counts[deal] < per_deal:
+            counts[deal] += 1
+            seeds.append(seed)
+        seed += 1
+    return seeds
+
+
+def _means(records: list[dict]) -> dict[str, float]:
+    """Mean over the games of the figures the acceptance reads."""
+    names = ["unplaceable_share", *(f"level1_fill_at_first_storm_{n}" for n in SITE_NAMES)]
+    return {n: sum(r["figures"][n] for r in records) / len(records) for n in names}
+
+
+def _assert_accepted(means: dict[str, float]) -> None:
+    assert means["unplaceable_share"] <= 0.05, means
+    for name in SITE_NAMES:
+        assert means[f"level1_fill_at_first_storm_{name}"] >= 0.40, (name, means)
+
+
 @pytest.fixture(scope="module")
-def greedy_self_play() -> dict:
-    """A sample of the acceptance run: 4 greedy players (the full run is 200 games, see
-    the ``variant`` docstring)."""
+def greedy_self_play() -> dict[str, float]:
+    """4 greedy players, 12 games balanced over the deals of the sticks: the means."""
     from tools import simulate
 
-    return simulate.run("nouvellefrance", players=4, games=12, bots=["greedy"], seed=0)
+    greedy = [simulate.resolve_bot("greedy")] * 4
+    seeds = _stick_balanced_seeds(GREEDY_SAMPLE_PER_DEAL)
+    assert Counter(new("standard", 4, s).sticks for s in seeds) == Counter(
+        dict.fromkeys(itertools.permutations(range(3)), GREEDY_SAMPLE_PER_DEAL)
+    )
+    records = [simulate.play_one(E, variant("standard"), 4, s, greedy) for s in seeds]
+    assert [r.get("error") for r in records] == [None] * len(seeds)
+    return _means(records)
 
 
-@pytest.mark.slow
 def test_acceptance_at_most_5_percent_of_drawn_pieces_unplaceable(greedy_self_play) -> None:
     """Rules file, acceptance of footprint data: "in 4-player self-play by the greedy bot,
     at most 5% of the building pieces drawn are unplaceable".  The spec's first data (72
     cells) left 17.5% unplaceable; the earlier reconstruction (40 cells) is refused by the
     validator (test_nf_variants)."""
-    report = greedy_self_play
-    assert report["errors"] == [] and report["completed"] == 12
-    assert report["figures"]["unplaceable_share"]["mean"] <= 0.05
+    assert greedy_self_play["unplaceable_share"] <= 0.05, greedy_self_play
 
 
-@pytest.mark.slow
-@pytest.mark.xfail(
-    strict=True,
-    reason="not reachable together with the 5% by footprint data for the greedy bot: it "
-    "fills level 1 by the stick's symbol there (200 games at the 1st storm: x2 site 0.95, "
-    "- site 0.33, + site 0.14), so the least full site is 0.12 (max 0.30) at any 86-cell "
-    "layout; even each site's mean over the games (0.47-0.48) reaches 0.5 only below ~80 "
-    "cells, where 8% or more of the pieces are unplaceable. Spec change proposed for issue 8; "
-    "measurements in step 3 of the tuning log in games.engines.nouvellefrance.variant",
-)
-def test_acceptance_level_1_of_every_site_half_full_at_the_first_storm(greedy_self_play) -> None:
-    """Rules file, acceptance of footprint data: "level 1 of every site is at least half
-    full at the 1st storm": in each game every site, so ``level1_fill_at_first_storm``
-    is the least full site of a game (averaged over the games)."""
-    assert greedy_self_play["figures"]["level1_fill_at_first_storm"]["mean"] >= 0.5
+def test_acceptance_level_1_at_least_40_percent_full_per_site_at_the_first_storm(
+    greedy_self_play,
+) -> None:
+    """Rules file, acceptance of footprint data: "at the 1st storm level 1 is on average at
+    least 40% full per site" (measured: 46-50%): each site's ``level1_fill_at_first_storm_
+    <site>`` averaged over the games.  (The earlier "every site at least half full" could
+    not hold: see step 3 of the tuning log in ``variant``.)"""
+    for name in SITE_NAMES:
+        assert greedy_self_play[f"level1_fill_at_first_storm_{name}"] >= 0.40, (
+            name, greedy_self_play
+        )
+
+
+@pytest.mark.long
+def test_acceptance_run_of_200_games() -> None:
+    """The acceptance run of the ``variant`` docstring, 200 games from seed 0: both
+    criteria on the means the rules file quotes."""
+    from tools import simulate
+
+    report = simulate.run("nouvellefrance", players=4, games=200, bots=["greedy"], seed=0)
+    assert report["errors"] == [] and report["completed"] == 200
+    _assert_accepted({name: stats["mean"] for name, stats in report["figures"].items()})
 
 
 def test_no_piece_spans_the_redoubt_bend() -> None:

@@ -15,7 +15,7 @@ from games.engines.nouvellefrance.state import SNOWFLAKE
 from games.engines.protocol import IllegalAction
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=max(40, settings.default.max_examples), deadline=None)
 @given(
     seed=st.integers(0, 2**32), name=st.sampled_from(["standard", "simple"]), n=st.integers(2, 4)
 )

@@ -250,7 +250,7 @@ def _brute_force(site, heights, kind):
     return found
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=max(30, settings.default.max_examples), deadline=None)
 @given(
     site=st.sampled_from((*CV.sites, FLOOR)),
     kind=st.sampled_from(CV.shapes + CV.bonus),

@@ -116,7 +116,7 @@ def heavy_checks(s: State, rng: random.Random) -> None:
     assert E.state_to_json(s) == before
 
 
-@settings(max_examples=24, deadline=None)
+@settings(max_examples=max(24, settings.default.max_examples), deadline=None)
 @given(game=GAMES)
 def test_random_play_invariants(game) -> None:
     seed, n, name = game
@@ -138,7 +138,7 @@ def test_random_play_invariants(game) -> None:
         assert E.observe(E.determinize(s, p, check_rng), p) == E.observe(s, p)
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=max(10, settings.default.max_examples), deadline=None)
 @given(game=GAMES)
 def test_determinism(game) -> None:
     seed, n, name = game

@@ -95,12 +95,16 @@ async def test_monitor_closes_sockets_when_the_layer_fails_or_restarts(monkeypat
     monkeypatch.setattr(socket_health, "CHECK_SECONDS", 0.05)
     answers = iter([(True, "run-1")] * 2 + [(False, None) if event == "down"
                                              else (True, "run-2")] + [(True, "run-2")] * 1000)
+    # Healthy until both sockets are in (on a busy machine connecting takes longer than a
+    # few checks), then the answers above.
+    connected = asyncio.Event()
 
     async def probe():
-        return next(answers)
+        return next(answers) if connected.is_set() else (True, "run-1")
 
     monkeypatch.setattr(socket_health, "probe", probe)
     sockets = [await connect(f"/ws/games/{game.pk}/", user) for user in (ann, bob)]
+    connected.set()
     codes = await asyncio.gather(*(closed_with(s) for s in sockets))
     assert codes == [1011, 1011]
 
