@@ -178,6 +178,10 @@ class Board:
         fragments: partials re-sent on every update, each one element with a stable ``id``,
             ``data-version`` and ``hx-swap-oob`` when the context's ``oob`` is true.
         final: a partial shown under the final scores once the game is over ("" for none).
+        revealed: the partial of the replay's "Everything revealed" panel ("" for none): what
+            was hidden at that step (hands, bag, deck...) drawn the board's way, from
+            :meth:`present_revealed`; shown only in the revealed perspective of a finished
+            game.
         stylesheets: static paths of the board's CSS, linked from the page head.
         log_in_layout: True when the layout places the generic log itself, with
             ``{% include parts.log %}`` (for example in a side column); otherwise the page
@@ -192,6 +196,7 @@ class Board:
     layout: str = "layout"
     fragments: tuple[str, ...] = ()
     final: str = ""
+    revealed: str = ""
     stylesheets: tuple[str, ...] = ()
     scripts: tuple[str, ...] = ()
     log_in_layout: bool = False
@@ -214,6 +219,7 @@ class Board:
             "layout": self.partial(self.layout),
             "fragments": [self.partial(name) for name in self.fragments],
             "final": self.partial(self.final) if self.final else "",
+            "revealed": self.partial(self.revealed) if self.revealed else "",
             "stylesheets": list(self.stylesheets),
             "scripts": list(self.scripts),
             "log": log,
@@ -229,6 +235,16 @@ class Board:
         Everything else is the board's own business.
         """
         raise NotImplementedError
+
+    def present_revealed(self, scene: Scene) -> dict:
+        """The context of the :attr:`revealed` partial (under ``revealed``), or ``{}``.
+
+        ``scene.view`` is ``engine.reveal(state)`` (its ``revealed`` key holds what was
+        hidden); the replay calls this only in the revealed perspective of a finished game.
+        Draw what each seat held and what the bag, pool or deck still held, with the
+        board's own pictures and translated words -- never the engine's raw keys.
+        """
+        return {}
 
     def event_text(self, event: dict, names: Mapping[int, str], rules: Mapping | None = None
                    ) -> str:
