@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+from django.utils.translation import gettext as _
+
 from games import catalogue
 
 __all__ = [
@@ -99,6 +101,14 @@ class Scene:
             if p.seat == seat:
                 return p
         return PlayerInfo(seat=seat, name=str(seat + 1))
+
+    def distinct_name(self, seat: int) -> str:
+        """The seat's name, with its seat number when another seat has the same name (two
+        AIs of one level), as the replay's perspective switch names them."""
+        name = self.player(seat).name
+        if sum(1 for p in self.players if p.name == name) < 2:
+            return name
+        return f"{name} · " + _("Seat %(n)s") % {"n": seat + 1}
 
 
 # --- what a board offers ------------------------------------------------------------------

@@ -240,7 +240,7 @@ class NewHavenBoard(Board):
             cell = (ship or {}).get("cell")
             seats.append({
                 "seat": i,
-                "name": scene.player(i).name,
+                "name": scene.distinct_name(i),
                 "tiles": [tile(squares) for squares in hand.get("tiles", [])],
                 "buildings": [token(b) for b in hand.get("public_buildings", [])]
                 + [token(b, blind=True) for b in hand.get("private_buildings", [])],

@@ -216,7 +216,7 @@ class NouvelleFranceBoard(Board):
         seats = [
             {
                 "seat": i,
-                "name": scene.player(i).name,
+                "name": scene.distinct_name(i),
                 "cards": [card(name) for name in known],
             }
             for i, known in enumerate(hidden.get("huron_known") or [])

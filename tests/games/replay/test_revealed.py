@@ -217,3 +217,13 @@ def test_a_spectator_or_player_of_a_running_game_never_gets_the_panel(client, ma
                 assert re.search(r'id="replay-revealed"[^>]* hidden>\s*</section>', html)
                 assert 'id="nh-revealed"' not in html and 'id="nf-revealed"' not in html
                 assert "replay-seed" not in html
+
+
+@pytest.mark.parametrize("name", ["newhaven", "nouvellefrance"])
+def test_seats_of_the_same_name_are_told_apart_by_their_number(name):
+    game = random_game(name, [None, None], seed=5, rng_seed=5)  # two AIs of one level
+    html = panel(game, 10)
+    for seat in (0, 1):
+        heading = section(html, f'data-reveal-seat="{seat}"', "</h3>" if name == "newhaven"
+                          else "</span><")
+        assert f"· Seat {seat + 1}" in heading, heading
