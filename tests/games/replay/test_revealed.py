@@ -16,6 +16,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from replay_support import fold_json, random_actions, random_game, store_game
 
+from games.boards import board_names, get_board
 from games.engines import get_engine
 from games.models import Game, Move
 from games.replay.page import REPLAY_TEMPLATE, replay_context
@@ -227,3 +228,27 @@ def test_seats_of_the_same_name_are_told_apart_by_their_number(name):
         heading = section(html, f'data-reveal-seat="{seat}"', "</h3>" if name == "newhaven"
                           else "</span><")
         assert f"· Seat {seat + 1}" in heading, heading
+
+
+def _keys(value) -> set[str]:
+    """Every dict key in ``value``, at any depth."""
+    if isinstance(value, dict):
+        return set(value) | {k for v in value.values() for k in _keys(v)}
+    if isinstance(value, list):
+        return {k for v in value for k in _keys(v)}
+    return set()
+
+
+@pytest.mark.parametrize("name", board_names())
+def test_every_game_with_a_board_draws_its_own_panel(name):
+    """A game the browser draws has a revealed panel of its own, and none of the keys of
+    its engine's hidden data shows up in it as a word (German)."""
+    board = get_board(name)
+    assert board.revealed, f"{name}'s board has no revealed panel"
+    game = random_game(name, [None, None], seed=8, rng_seed=8)
+    hidden = hidden_at(game, 6)
+    keys = {k for k in _keys(hidden) if len(k) > 2}
+    assert keys
+    shown = textnodes.texts(panel(game, 6, "de"))
+    words = set(re.findall(r"\w+", " ".join(shown)))
+    assert len(shown) > 5 and not words & keys, words & keys
