@@ -252,3 +252,15 @@ def test_every_game_with_a_board_draws_its_own_panel(name):
     shown = textnodes.texts(panel(game, 6, "de"))
     words = set(re.findall(r"\w+", " ".join(shown)))
     assert len(shown) > 5 and not words & keys, words & keys
+
+
+def test_newhaven_mid_game_hands_are_not_called_the_hands_at_the_end(client, make_user):
+    """``reveal`` shows every hand at every step: before the end the villages do not call
+    them "Hand at the end" (the revealed panel shows them); at the end they still do."""
+    game = finished("newhaven", make_user)
+    url = f"/games/{game.pk}/replay/"
+    mid = client.get(url, {"step": 30, "seat": "all"}).content.decode()
+    assert 'data-revealed-hand="' not in mid and "Hand at the end" not in mid
+    assert 'data-reveal-seat="1"' in mid
+    end = client.get(url, {"step": game.version, "seat": "all"}).content.decode()
+    assert 'data-revealed-hand="1"' in end and "Hand at the end" in end
