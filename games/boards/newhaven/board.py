@@ -163,6 +163,9 @@ class NewHavenBoard(Board):
             "my_turn": my_turn,
             # A replay shows the hand and village of the seat whose view it is, not "yours".
             "replay": not scene.interactive,
+            # The replay's revealed perspective (``engine.reveal``): the hands are in the
+            # revealed panel, not "hidden from spectators".
+            "everything": "revealed" in view,
             "over": over,
             "phase": phase,
             "active_name": names.get(active, "") if active is not None else "",

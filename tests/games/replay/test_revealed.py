@@ -262,5 +262,9 @@ def test_newhaven_mid_game_hands_are_not_called_the_hands_at_the_end(client, mak
     mid = client.get(url, {"step": 30, "seat": "all"}).content.decode()
     assert 'data-revealed-hand="' not in mid and "Hand at the end" not in mid
     assert 'data-reveal-seat="1"' in mid
+    # The hand panel points there instead of saying that spectators see no hand.
+    assert 'id="hands-revealed"' in mid and "Spectators see no hand." not in mid
+    spectator = client.get(url, {"step": 30, "seat": "spectator"}).content.decode()
+    assert 'id="hands-revealed"' not in spectator and "Spectators see no hand." in spectator
     end = client.get(url, {"step": game.version, "seat": "all"}).content.decode()
     assert 'data-revealed-hand="1"' in end and "Hand at the end" in end
