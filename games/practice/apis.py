@@ -60,7 +60,7 @@ class GameHintApi(GameApi):
         version = data.validated_data["version"]
         found = request_hint(game=game, user=request.user, version=version)
         done = found.get("status") == "done"
-        moves = [{"action": row["action_json"], "text": row["text"], "win": row["win"]}
+        moves = [{"action": row["action"], "text": row["text"], "win": row["win"]}
                  for row in hint_rows(game, found)] if done else []
         body = {"version": version, "status": found.get("status", "pending"), "moves": moves}
         return Response(body, status=status.HTTP_200_OK if done else status.HTTP_202_ACCEPTED)
