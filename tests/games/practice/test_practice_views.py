@@ -61,7 +61,7 @@ def ask_hint(client, game, version=None, **extra):
 def hint_rows(html: str) -> list[tuple[str, str, int]]:
     """(action JSON, text, percent) of each row of the hint panel."""
     rows = re.findall(r'<tr data-hint-action="([^"]*)" data-hint-rank="\d">'
-                      r'<td class="hint-text">(.*?)</td><td class="num hint-win">(\d+)%</td>',
+                      r'<td class="hint-text">(.*?)</td><td class="hint-win">(\d+)%</td>',
                       html)
     return [(htmllib.unescape(a), htmllib.unescape(t), int(p)) for a, t, p in rows]
 
