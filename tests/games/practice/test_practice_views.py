@@ -227,3 +227,26 @@ def test_api_refuses_rated_games_and_games_with_people(nh_variants, ann, bob) ->
             assert r.status_code == 403 and r.json()["code"] == "not_practice"
             assert r.json()["detail"] == REFUSED
         assert snapshot(game) == before
+
+
+def test_the_panel_polls_until_the_worker_has_searched(client, nh_variants, ann, monkeypatch,
+                                                        django_capture_on_commit_callbacks
+                                                        ) -> None:
+    """With a real worker the first answer is "searching" and the panel asks again; the
+    search is queued once however often it asks; the answer comes once it is stored."""
+    from games.practice import hints, tasks
+
+    queued = []
+    monkeypatch.setattr(tasks, "enqueue_hint", lambda *args: queued.append(args) or True)
+    client.force_login(ann)
+    game = nh_game(nh_variants, ann)
+    for _ in range(3):
+        with django_capture_on_commit_callbacks(execute=True):
+            html = ask_hint(client, game, **HX).content.decode()
+        assert 'id="hint-pending"' in html and 'hx-trigger="load delay:1s"' in html
+        assert "data-aside" in html  # a poll never drops the player's own requests
+    assert queued == [(game.pk, 0, 0)]
+    assert 'id="hint-pending"' in page(client, game)  # a reload keeps polling
+    assert hints.compute_hint(*queued[0])  # the worker
+    done = ask_hint(client, game, **HX).content.decode()
+    assert len(hint_rows(done)) == 3 and "hx-trigger" not in done
