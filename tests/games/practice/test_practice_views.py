@@ -250,3 +250,38 @@ def test_the_panel_polls_until_the_worker_has_searched(client, nh_variants, ann,
     assert hints.compute_hint(*queued[0])  # the worker
     done = ask_hint(client, game, **HX).content.decode()
     assert len(hint_rows(done)) == 3 and "hx-trigger" not in done
+
+
+def test_nouvelle_france_hint_and_undo(nh_variants, ann,
+                                       django_capture_on_commit_callbacks) -> None:
+    """The other game: its best moves (at most three: as many as are legal) in its board's
+    words, and undo back to the deal."""
+    from games.models import Variant
+    from games.variants.services import load_default_variants
+
+    load_default_variants(games=["nouvellefrance"])
+    variant = Variant.objects.filter(game="nouvellefrance").order_by("pk").first()
+    game = create_game(creator=ann, variant=variant,
+                       seats=[{"type": "human"}, {"type": "ai", "level": "random"}])
+    game.refresh_from_db()
+    deal = snapshot(game)
+    client = api(ann)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(f"/api/games/{game.pk}/hint/", {"version": 0}, format="json")
+    body = client.post(f"/api/games/{game.pk}/hint/", {"version": 0}, format="json").json()
+    legal = legal_actions_json(game, 0)
+    assert body["status"] == "done" and len(body["moves"]) == min(3, len(legal)), body
+    assert all(m["action"] in legal for m in body["moves"])
+    texts = [m["text"] for m in body["moves"]]
+    assert all(text and "{" not in text for text in texts), texts
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(f"/api/games/{game.pk}/actions/",
+                    {"action": body["moves"][0]["action"], "version": 0, "key": "m1"},
+                    format="json")
+    game.refresh_from_db()
+    with django_capture_on_commit_callbacks(execute=True):
+        r = client.post(f"/api/games/{game.pk}/undo/", {"version": game.version, "key": "u"},
+                        format="json")
+    assert r.status_code == 200, r.content
+    after = snapshot(game)
+    assert after[1:3] == deal[1:3] and after[4] == []
