@@ -145,6 +145,9 @@
   });
 
   document.addEventListener("htmx:beforeSwap", function (evt) {
+    // A hint's answer for a panel an update has replaced since (a version it left).
+    var target = evt.detail.target;
+    if (target && !target.isConnected) { evt.detail.shouldSwap = false; return; }
     if (fromChat(evt)) return;
     var seq = evt.detail.xhr && evt.detail.xhr.coloniaSeq;
     if (seq && seq < issued) evt.detail.shouldSwap = false; // the player has moved on

@@ -78,5 +78,10 @@ def test_hint_then_undo_in_a_practice_game(browser, live_url, screenshot):
     assert version(page) > old
     assert "Your last move was taken back." in page.locator("#messages").inner_text()
     screenshot(page, "e2e-practice-undone")
+    # A hint for the position as it is now (the old version's is gone).
+    assert page.locator("#hint-moves").count() == 0
+    page.click("#ask-hint")
+    page.wait_for_selector("#hint-moves tbody tr", timeout=TIMEOUT)
+    assert page.get_attribute("#hint-panel", "data-hint-version") == str(version(page))
     watch.check()
     ctx.close()
