@@ -5,6 +5,7 @@ error or CSP violation on the way."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -48,6 +49,17 @@ def test_hint_then_undo_in_a_practice_game(browser, live_url, screenshot):
         chance = rows.nth(i).locator(".hint-win").inner_text()
         assert text.strip() and re.fullmatch(r"\d{1,3}%", chance.strip()), (text, chance)
     screenshot(page, "e2e-practice-hint")
+    # The hinted tile picked: its cell button is lit up on the board.
+    hinted = [json.loads(rows.nth(i).get_attribute("data-hint-action")) for i in range(3)]
+    tiled = next((a for a in hinted if "tile" in a), None)
+    if tiled is not None:
+        page.goto(f"{page.url.split('?')[0]}?tile={tiled['tile']}&rot={tiled['rotation']}")
+        page.wait_for_selector("#hint-moves tbody tr")
+        lit = page.locator("#board-targets button.hinted")
+        assert lit.count() >= 1
+        assert json.loads(lit.first.get_attribute("data-action")) in hinted
+        screenshot(page, "e2e-practice-hint-lit")
+        socket_open(page)
 
     # Play on until the AI has answered my last action (it ended my turn).
     before = None
