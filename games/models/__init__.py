@@ -17,6 +17,7 @@ from games.models.core import (
 )
 from games.models.editor import Simulation
 from games.models.jobs import Job, JobStatus
+from games.models.results import SeatResult
 from games.models.variants import (
     GAME_CHOICES,
     AppendOnly,
@@ -40,6 +41,7 @@ __all__ = [
     "JobStatus",
     "Move",
     "Seat",
+    "SeatResult",
     "Simulation",
     "Variant",
     "VariantChange",
