@@ -105,6 +105,11 @@ def play_context(
     view = game_view(game, seat)
     rules = rule_data(game.game_name, game.variant_data)
     players = players_of(game, seat)
+    over = game.status == Game.Status.FINISHED
+    # Who won is the result record's (games.results): a leaver never wins, whatever the
+    # AI that took the seat over then scored -- on the board's final table too.
+    record = {r.seat: r for r in results_of_game(game)} if over else {}
+    winners = [index for index, r in record.items() if r.won]
     scene = Scene(
         view=view,
         rules=rules,
@@ -113,15 +118,11 @@ def play_context(
         legal=tuple(legal_actions_json(game, seat)),
         selection=params or {},
         version=game.version,
+        winners=tuple(winners) if over else None,
     )
     presented = board.present(scene)
-    over = game.status == Game.Status.FINISHED
     to_move = [] if over else list(game.to_move)
     scores = presented.get("scores") or (game.result or {}).get("scores") or []
-    # Who won is the result record's (games.results): a leaver never wins, whatever the
-    # AI that took the seat over then scored.
-    record = {r.seat: r for r in results_of_game(game)} if over else {}
-    winners = [seat for seat, r in record.items() if r.won]
     now = timezone.now()
     by_index = {s.index: s for s in seats}
     seat_rows = [
