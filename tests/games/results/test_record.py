@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from importlib import import_module
 from typing import Any
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.migrations.loader import MigrationLoader
 from django.urls import reverse
 from django.utils import timezone
 
@@ -256,3 +258,16 @@ def test_the_schema_documents_the_record(client: Any) -> None:
     assert "results" in schema["PlayerOutput"]["properties"]
     assert set(schema["SeatResultOutput"]["properties"]) >= {
         "place", "points", "ended", "won", "rating_before", "rating_after"}
+
+
+def test_the_data_migration_backfills_with_the_historical_models(
+    variant: Variant, ann: Any, bob: Any
+) -> None:
+    game = play_out(table(variant, [ann, bob], rated=True), {0: ann, 1: bob})
+    fields = ("seat", "user_id", "place", "points", "ended", "won", "rating_after")
+    before = sorted(SeatResult.objects.values_list(*fields))
+    SeatResult.objects.all().delete()
+    migration = import_module("games.migrations.0013_backfill_seat_results")
+    state = MigrationLoader(connection).project_state(("games", "0013_backfill_seat_results"))
+    migration.backfill(state.apps, None)
+    assert sorted(SeatResult.objects.filter(game=game).values_list(*fields)) == before
