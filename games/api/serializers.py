@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from games.models import Game
+from games.models import Game, SeatResult
 
 
 class ClockOutput(serializers.Serializer):
@@ -40,7 +40,8 @@ class SeatResultOutput(serializers.Serializer):
         help_text="1 is best, ties share a place; leavers after every seat that stayed")
     points = serializers.IntegerField(allow_null=True)
     ended = serializers.ChoiceField(
-        choices=["finished", "resigned", "left", "timed_out", "replaced_by_ai"])
+        choices=SeatResult.Ended.values,
+        help_text="how the seat ended for that person: a leaver's row says how they left")
     won = serializers.BooleanField(help_text="place 1 among the seats that stayed")
     rating_before = serializers.IntegerField(allow_null=True)
     rating_after = serializers.IntegerField(allow_null=True)
