@@ -22,9 +22,10 @@ pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
 A, B, C = "res_a_e2e", "res_b_e2e", "res_c_e2e"
 
 # Runs in the live server's environment (``manage.py shell``): three people at a rated
-# table with a live clock; A plays the greedy AI's moves while seated (so A's seat leads),
-# B and C random ones; B resigns after 30 moves, A runs out of time at A's first turn
-# after 90 (the sweep applies it); the AI (greedy) plays both seats on, C to the end.
+# table with a live clock (wherever it seats them); A plays the greedy AI's moves while
+# seated (so A's seat leads), B and C random ones; B resigns after 30 moves, A runs out
+# of time at A's first turn after 90 (the sweep applies it); the AI (greedy) plays both
+# seats on, C to the end.
 # Until the AI in A's seat has the best score (a few tries at most).  Prints the game id.
 SETUP = f"""
 import random
@@ -49,6 +50,8 @@ for attempt in range(8):
                        takeover_level="greedy")
     join_game(game=game, user=b)
     join_game(game=game, user=c)
+    # A rated table may draw who sits where: A's seat, wherever it is.
+    mine = Seat.objects.get(game=game, user=a).index
     engine = game.engine
     rng = random.Random(attempt)
     step, a_left, b_left = 0, False, False
@@ -66,14 +69,14 @@ for attempt in range(8):
             resign_game(game=game, user=b)
             b_left = True
             continue
-        if b_left and not a_left and seat == 0 and step >= 90:
-            Seat.objects.filter(game=game, index=0).update(
+        if b_left and not a_left and seat == mine and step >= 90:
+            Seat.objects.filter(game=game, index=mine).update(
                 deadline=timezone.now() - timedelta(seconds=1))
             assert apply_timeouts(game=game) == 1
             a_left = True
             continue
-        if seat == 0:
-            action = ai.choose_action(engine, state, 0, level="greedy", seed=step)
+        if seat == mine:
+            action = ai.choose_action(engine, state, mine, level="greedy", seed=step)
         else:
             action = rng.choice(engine.legal_actions(state, seat))
         submit_action(game=game, user=holder.user, seat=seat,
@@ -82,7 +85,7 @@ for attempt in range(8):
         step += 1
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and a_left and b_left
-    if game.result["winners"] == [0]:
+    if game.result["winners"] == [mine]:
         print("GAME", game.pk, attempt)
         break
 else:
@@ -154,16 +157,17 @@ def test_leaderboard_profile_and_api_agree_after_a_leavers_seat_won(
 
     # The game itself: the AI in A's seat has the best score, yet C is the winner.
     document = page.request.get(f"{base}/api/games/{game_id}/").json()
+    seat = {r["username"]: r["seat"] for r in document["seat_results"]}
     scores = document["result"]["scores"]
-    assert scores[0] == max(scores) and document["result"]["winners"] == [0]
-    assert [(r["username"], r["place"], r["ended"], r["won"])
-            for r in document["seat_results"]] == [
+    assert scores[seat[a]] == max(scores) and document["result"]["winners"] == [seat[a]]
+    assert sorted((r["username"], r["place"], r["ended"], r["won"])
+                  for r in document["seat_results"]) == [
         (a, 2, "timed_out", False), (b, 3, "resigned", False), (c, 1, "finished", True)]
     page.goto(f"{base}/games/{game_id}/")
     page.wait_for_selector("#final-scores")
     screenshot(page, "e2e-results-game")
     assert re.search(rf"Winner:\s*{c}\b", page.inner_text("#winners"))
     assert page.locator("[data-final-seat].winner").count() == 1
-    assert "★" in page.inner_text("[data-final-seat='2']")
-    assert "★" not in page.inner_text("[data-final-seat='0']")
+    assert "★" in page.inner_text(f"[data-final-seat='{seat[c]}']")
+    assert "★" not in page.inner_text(f"[data-final-seat='{seat[a]}']")
     ctx.close()

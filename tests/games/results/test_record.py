@@ -43,7 +43,7 @@ def table(variant: Variant, users: list, *, ai: int = 0, **rules: Any) -> Game:
     return game
 
 
-def play_out(game: Game, users: dict[int, Any]) -> Game:
+def play_out(game: Game) -> Game:
     """Card 0 for whoever is to move until the end (the stubbed AI for AI seats)."""
     for step in range(100):
         game.refresh_from_db()
@@ -54,13 +54,14 @@ def play_out(game: Game, users: dict[int, Any]) -> Game:
         if holder.is_ai:
             assert play_one_ai_turn(game.pk, game.version)
         else:
-            submit_action(game=game, user=users[seat], seat=seat, action={"play": 0},
+            submit_action(game=game, user=holder.user, seat=seat, action={"play": 0},
                           version=game.version, key=f"k{step}")
     raise AssertionError("the game did not end")
 
 
-def time_out(game: Game, index: int) -> None:
-    """Seat ``index`` (to move) runs out of time and the sweep applies it."""
+def time_out(game: Game, user: Any) -> None:
+    """``user``'s seat (to move) runs out of time and the sweep applies it."""
+    index = Seat.objects.get(game=game, user=user).index
     game.refresh_from_db()
     assert game.to_move == [index]
     Seat.objects.filter(game=game, index=index).update(
@@ -68,17 +69,18 @@ def time_out(game: Game, index: int) -> None:
     assert apply_timeouts(game=game) == 1
 
 
-def advance_to(game: Game, seat: int, users: dict[int, Any]) -> None:
-    """Play on until ``seat`` is to move."""
+def advance_to(game: Game, user: Any) -> None:
+    """Play on until ``user``'s seat is to move."""
+    seat = Seat.objects.get(game=game, user=user).index
     for step in range(100):
         game.refresh_from_db()
         if game.to_move == [seat]:
             return
-        mover = game.to_move[0]
-        if Seat.objects.get(game=game, index=mover).is_ai:
+        mover = Seat.objects.get(game=game, index=game.to_move[0])
+        if mover.is_ai:
             assert play_one_ai_turn(game.pk, game.version)
         else:
-            submit_action(game=game, user=users[mover], seat=mover, action={"play": 0},
+            submit_action(game=game, user=mover.user, seat=mover.index, action={"play": 0},
                           version=game.version, key=f"a{step}")
     raise AssertionError("the seat never came to move")
 
@@ -87,9 +89,15 @@ def rows(game: Game) -> dict[int, SeatResult]:
     return {r.seat: r for r in SeatResult.objects.filter(game=game)}
 
 
+def of_people(game: Game) -> dict[Any, SeatResult]:
+    """The rows of the people (a rated table may draw who sits where)."""
+    return {r.user: r for r in SeatResult.objects.filter(game=game, user__isnull=False)
+            .select_related("user")}
+
+
 def test_a_game_played_to_its_end_gets_one_row_per_seat(variant: Variant, ann: Any,
                                                         bob: Any, ai_calls: list) -> None:
-    game = play_out(table(variant, [ann, bob], ai=1), {0: ann, 1: bob})
+    game = play_out(table(variant, [ann, bob], ai=1))
     record = rows(game)
     assert sorted(record) == [0, 1, 2]
     scores, winners = game.result["scores"], game.result["winners"]
@@ -106,7 +114,7 @@ def test_the_rows_commit_with_the_last_move_and_are_written_once(variant: Varian
                                                                  bob: Any) -> None:
     game = table(variant, [ann, bob])
     with transaction.atomic():
-        game = play_out(game, {0: ann, 1: bob})
+        game = play_out(game)
         assert SeatResult.objects.filter(game=game).count() == 2  # no commit hook needed
         first = rows(game)
         again = record_game_results(game=game)
@@ -123,20 +131,19 @@ def test_the_issue_scenario_b_resigns_a_times_out_the_ai_plays_on(
     last -- whatever the AI then scored in A's seat -- and every page says so."""
     a, b, c = make_user("a"), make_user("b"), make_user("c")
     game = table(variant, [a, b, c], rated=True, time_control=LIVE, takeover_level="easy")
-    users = {0: a, 1: b, 2: c}
+    seat_of = {s.user: s.index for s in Seat.objects.filter(game=game)}
     resign_game(game=game, user=b)
-    advance_to(game, 0, users)
-    time_out(game, 0)
-    game = play_out(game, users)
-    record = rows(game)
-    assert [(record[i].user, record[i].place, record[i].ended, record[i].won)
-            for i in range(3)] == [(a, 2, "timed_out", False), (b, 3, "resigned", False),
-                                   (c, 1, "finished", True)]
-    assert record[0].left_at > record[1].left_at
+    advance_to(game, a)
+    time_out(game, a)
+    game = play_out(game)
+    record = of_people(game)
+    assert [(record[u].place, record[u].ended, record[u].won) for u in (a, b, c)] == [
+        (2, "timed_out", False), (3, "resigned", False), (1, "finished", True)]
+    assert record[a].left_at > record[b].left_at
     for row in record.values():  # rated: before and after stored on each person's row
         assert row.rating_after == Rating.objects.get(user=row.user).rating
         assert row.rating_before == 1500
-    assert record[2].rating_after > record[0].rating_after > record[1].rating_after
+    assert record[c].rating_after > record[a].rating_after > record[b].rating_after
     assert Rating.objects.get(user=a).wins == 0 and Rating.objects.get(user=c).wins == 1
 
     board = client.get("/api/leaderboard/?game=fakegame").json()["players"]
@@ -145,15 +152,16 @@ def test_the_issue_scenario_b_resigns_a_times_out_the_ai_plays_on(
     player = client.get("/api/players/a/").json()
     assert player["stats"] == [{"game": "fakegame", "played": 1, "wins": 0}]
     assert player["results"][0] | {"finished_at": None} == {
-        "id": game.pk, "game": "fakegame", "seat": 0, "place": 2,
-        "points": game.result["scores"][0], "ended": "timed_out", "won": False,
-        "rating_before": 1500, "rating_after": record[0].rating_after, "finished_at": None}
+        "id": game.pk, "game": "fakegame", "seat": seat_of[a], "place": 2,
+        "points": game.result["scores"][seat_of[a]], "ended": "timed_out", "won": False,
+        "rating_before": 1500, "rating_after": record[a].rating_after, "finished_at": None}
     html = client.get(reverse("accounts:profile", args=["a"])).content.decode()
     assert "<td data-wins>0</td>" in html and "lost (ran out of time)" in html
     document = client.get(f"/api/games/{game.pk}/").json()
-    assert [(r["username"], r["place"], r["ended"], r["won"])
-            for r in document["seat_results"]] == [
-        ("a", 2, "timed_out", False), ("b", 3, "resigned", False), ("c", 1, "finished", True)]
+    assert sorted((r["username"], r["place"], r["ended"], r["won"], r["seat"])
+                  for r in document["seat_results"]) == [
+        ("a", 2, "timed_out", False, seat_of[a]), ("b", 3, "resigned", False, seat_of[b]),
+        ("c", 1, "finished", True, seat_of[c])]
     assert summarize_game(game, None)["result_label"] == "c"
     assert summarize_game(game, b)["result_label"] == "lost (resigned)"
 
@@ -164,16 +172,16 @@ def test_everyone_left_nobody_won_and_the_later_leaver_is_first(
     """Two seats, both left (the table's rule lets the AI play on): the later leaver is
     first, nobody won, and the play page says so instead of crowning the AI's seat."""
     game = table(Variant.objects.get(game="placegame"), [ann, bob], rated=True)
-    resign_game(game=game, user=bob)
+    hand_over_seat(game=game, user=bob)
     hand_over_seat(game=game, user=ann)
     for _step in range(20):
         game.refresh_from_db()
         if game.status != Game.Status.RUNNING:
             break
         assert play_one_ai_turn(game.pk, game.version)
-    record = rows(game)
-    assert [(r.user, r.place, r.ended, r.won) for r in record.values()] == [
-        (ann, 1, "left", False), (bob, 2, "resigned", False)]
+    record = of_people(game)
+    assert [(record[u].place, record[u].ended, record[u].won) for u in (ann, bob)] == [
+        (1, "left", False), (2, "left", False)]
     assert game.status == Game.Status.FINISHED
     assert summarize_game(game, None)["result_label"] == "no winner"
     assert summarize_game(game, ann)["result_label"] == "lost (left the game)"
@@ -192,15 +200,15 @@ def test_the_lose_rule_ends_the_game_and_the_remaining_person_is_first(
     resign_game(game=game, user=c)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
-    record = rows(game)
-    assert [(r.place, r.ended, r.won) for r in record.values()] == [
+    record = of_people(game)
+    assert [(record[u].place, record[u].ended, record[u].won) for u in (a, b, c)] == [
         (1, "finished", True), (3, "resigned", False), (2, "resigned", False)]
     assert all(r.rating_after is not None for r in record.values())
 
 
 def test_the_ratings_write_the_rows_if_nobody_did_yet(variant: Variant, ann: Any,
                                                       bob: Any) -> None:
-    game = play_out(table(variant, [ann, bob], rated=True), {0: ann, 1: bob})
+    game = play_out(table(variant, [ann, bob], rated=True))
     SeatResult.objects.filter(game=game).delete()  # as if the ratings listened first
     RatingChange.objects.filter(game=game).delete()
     Game.objects.filter(pk=game.pk).update(rated_at=None)
@@ -218,8 +226,8 @@ def test_the_backfill_writes_the_rows_a_finishing_game_would_have(
     a, b, c = make_user("a"), make_user("b"), make_user("c")
     played = table(variant, [a, b, c], rated=True, time_control=LIVE)
     resign_game(game=played, user=b)
-    played = play_out(played, {0: a, 2: c})
-    other = play_out(table(variant, [c, a]), {0: c, 1: a})
+    played = play_out(played)
+    other = play_out(table(variant, [c, a]))
     fields = ("seat", "user_id", "ai_level", "place", "points", "ended", "left_at", "won",
               "rating_before", "rating_after", "finished_at", "game_name")
     before = sorted(SeatResult.objects.values_list(*fields))
@@ -238,7 +246,7 @@ def test_the_backfill_writes_the_rows_a_finishing_game_would_have(
 def test_the_backfill_ranks_an_old_leaver_without_a_time_below_everyone(
     variant: Variant, ann: Any, bob: Any
 ) -> None:
-    game = play_out(table(variant, [ann, bob]), {0: ann, 1: bob})
+    game = play_out(table(variant, [ann, bob]))
     SeatResult.objects.all().delete()
     # An old game whose seat 1 was left to the AI before departures had a time or reason.
     Seat.objects.filter(game=game, index=1).update(user=None, ai_level="easy",
@@ -263,7 +271,7 @@ def test_the_schema_documents_the_record(client: Any) -> None:
 def test_the_data_migration_backfills_with_the_historical_models(
     variant: Variant, ann: Any, bob: Any
 ) -> None:
-    game = play_out(table(variant, [ann, bob], rated=True), {0: ann, 1: bob})
+    game = play_out(table(variant, [ann, bob], rated=True))
     fields = ("seat", "user_id", "place", "points", "ended", "won", "rating_after")
     before = sorted(SeatResult.objects.values_list(*fields))
     SeatResult.objects.all().delete()
