@@ -47,7 +47,7 @@ def result_of(game: Game, user: Any) -> SeatResult | None:
 def results_of_user(user: Any, *, game: str | None = None, limit: int | None = None
                     ) -> list[SeatResult]:
     """``user``'s rows, newest first (of one game when ``game`` is given)."""
-    rows = SeatResult.objects.filter(user=user).select_related("game")
+    rows = SeatResult.objects.filter(user=user)
     if game is not None:
         rows = rows.filter(game_name=game)
     rows = rows.order_by(*NEWEST)
