@@ -18,7 +18,7 @@ from games.core.services import submit_action
 from games.models import Game, Seat, SeatResult, Variant
 from games.ratings.services import record_result
 from games.results.backfill import backfill_results
-from games.results.services import record_game_results
+from games.results.services import record_game_results, result_rows
 from games.tables.selectors import summarize_game
 from games.tables.services import (
     apply_timeouts,
@@ -279,3 +279,18 @@ def test_the_data_migration_backfills_with_the_historical_models(
     state = MigrationLoader(connection).project_state(("games", "0013_backfill_seat_results"))
     migration.backfill(state.apps, None)
     assert sorted(SeatResult.objects.filter(game=game).values_list(*fields)) == before
+
+
+def test_a_two_seat_resignation_that_ends_the_game_at_once(ann: Any, bob: Any) -> None:
+    """As the resign branch ends a two-seat game: the seat keeps no AI, the person who
+    resigned is its ``left_user``, the other seat is the table's winner."""
+    now = timezone.now()
+    game = Game(game_name="fakegame", status=Game.Status.FINISHED, started_at=now,
+                result={"scores": [3, 8], "winners": [0], "ended_by": "resigned",
+                        "resigned": 1})
+    seats = [Seat(index=0, user=ann),
+             Seat(index=1, user=None, ai_level="", left_user=bob, left_at=now,
+                  left_reason="resigned")]
+    assert [(r["user_id"], r["place"], r["ended"], r["won"], r["points"])
+            for r in result_rows(game, seats)] == [
+        (ann.pk, 1, "finished", True, 3), (bob.pk, 2, "resigned", False, 8)]
