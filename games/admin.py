@@ -14,6 +14,7 @@ from games.models import (
     Game,
     Move,
     Seat,
+    SeatResult,
     Variant,
     VariantChange,
     VariantVersion,
@@ -111,6 +112,20 @@ class SeatInline(admin.TabularInline):
     raw_id_fields = ["user"]
 
 
+class SeatResultInline(admin.TabularInline):
+    """The result record of a finished game: read only (written once, when it ended)."""
+
+    model = SeatResult
+    extra = 0
+    fields = ["seat", "user", "ai_level", "place", "points", "ended", "left_at", "won",
+              "rating_before", "rating_after"]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
 class MoveInline(admin.TabularInline):
     model = Move
     extra = 0
@@ -134,7 +149,7 @@ class GameAdmin(admin.ModelAdmin):
                        "num_players",
                        "version", "to_move", "result", "created_by", "started_at",
                        "finished_at"]
-    inlines = [SeatInline, MoveInline]
+    inlines = [SeatInline, SeatResultInline, MoveInline]
 
 
 @admin.register(ChatMessage)

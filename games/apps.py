@@ -15,7 +15,8 @@ READY_MODULES = (
     "games.live.receivers",      # sockets of a session that ended
     "games.play.receivers",      # the game's sockets
     "games.tables.receivers",    # the clocks, the lobby
-    "games.ratings.receivers",   # a finished game's result and ratings
+    "games.results.receivers",   # a finished game's result record
+    "games.ratings.receivers",   # a finished game's ratings (from the record)
     "games.ai_turns.receivers",  # the AI's turn
     "games.turns.receivers",     # the nav's counts, the turn mails
     "games.analysis.receivers",  # the replay page's analysis panel

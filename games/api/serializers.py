@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from games.models import Game
+from games.models import Game, SeatResult
 
 
 class ClockOutput(serializers.Serializer):
@@ -31,6 +31,23 @@ class SeatOutput(serializers.Serializer):
 
 
 
+class SeatResultOutput(serializers.Serializer):
+    seat = serializers.IntegerField()
+    username = serializers.CharField(
+        allow_null=True, help_text="the person the result counts for (a leaver included)")
+    level = serializers.CharField(allow_null=True, help_text="an AI seated from the start")
+    place = serializers.IntegerField(
+        help_text="1 is best, ties share a place; leavers after every seat that stayed")
+    points = serializers.IntegerField(allow_null=True)
+    ended = serializers.ChoiceField(
+        choices=SeatResult.Ended.values,
+        help_text="how the seat ended for that person: a leaver's row says how they left")
+    won = serializers.BooleanField(help_text="place 1 among the seats that stayed")
+    rating_before = serializers.IntegerField(allow_null=True)
+    rating_after = serializers.IntegerField(allow_null=True)
+
+
+
 class TimeControlOutput(serializers.Serializer):
     kind = serializers.ChoiceField(choices=Game.Clock.values)
     reserve = serializers.IntegerField()
@@ -51,6 +68,8 @@ class GameDocumentOutput(serializers.Serializer):
     view = serializers.JSONField(help_text="engine.observe for your seat (spectator otherwise)")
     legal_actions = serializers.ListField(child=serializers.JSONField())
     result = serializers.JSONField(allow_null=True, help_text="{scores, winners} once finished")
+    seat_results = SeatResultOutput(
+        many=True, help_text="the record of the result, one row per seat, once finished")
     rated = serializers.BooleanField(help_text="whether the result changes ratings")
     time_control = TimeControlOutput()
     departure_rule = serializers.ChoiceField(choices=Game.DepartureRule.values)

@@ -79,6 +79,9 @@ class Scene:
     viewer's legal actions as JSON (empty for spectators, other seats and replays);
     ``selection`` the raw query parameters of what the viewer has picked but not played.
     ``interactive`` is False for replays: the board then offers no picks and no forms.
+    ``winners`` are the seats that won by the game's result record once it is over (a
+    seat someone left never wins, whatever the AI then scored there): a board marks
+    these, not the view's; ``None`` (a game still running, a replay) keeps the view's.
     """
 
     view: dict
@@ -89,6 +92,13 @@ class Scene:
     selection: Mapping[str, str] = field(default_factory=dict)
     version: int = 0
     interactive: bool = True
+    winners: tuple[int, ...] | None = None
+
+    def winning_seats(self) -> list[int]:
+        """The seats a board marks as winners: ``winners`` when given, else the view's."""
+        if self.winners is not None:
+            return list(self.winners)
+        return list(self.view.get("winners") or [])
 
     @property
     def names(self) -> dict[int, str]:

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from games.boards import PlayerInfo
 from games.engines import State, get_engine
-from games.models import Game, Move, Seat
+from games.models import Game, Move, Seat, SeatResult
 
 #: The largest id a row can have (a signed 64-bit integer): a URL may name a bigger one,
 #: which the database would refuse with an error rather than find nothing.
@@ -122,11 +122,26 @@ def seats_json(game: Game) -> list[dict]:
     return rows
 
 
+def seat_results_json(game: Game) -> list[dict]:
+    """The result record of a finished game (``SeatResult``, written by ``games.results``
+    when it ended), one row per seat; ``[]`` before the end."""
+    if game.status != Game.Status.FINISHED:
+        return []
+    return [
+        {"seat": r.seat, "username": r.user.get_username() if r.user_id else None,
+         "level": r.ai_level or None, "place": r.place, "points": r.points,
+         "ended": r.ended, "won": r.won, "rating_before": r.rating_before,
+         "rating_after": r.rating_after}
+        for r in SeatResult.objects.filter(game=game).select_related("user").order_by("seat")
+    ]
+
+
 def game_document(game: Game, user: Any) -> dict:
     """The API document of ``game`` as ``user`` may see it.
 
     ``{id, game, variant, status, version, seats, to_move, my_seat, view, legal_actions,
-    result}``; ``view`` is ``observe`` for the user's seat (spectator view otherwise).
+    result, seat_results}`` (``seat_results``: the result record, what counts); ``view``
+    is ``observe`` for the user's seat (spectator view otherwise).
     """
     my_seat = seat_of(game, user)
     running = game.status == Game.Status.RUNNING
@@ -142,6 +157,7 @@ def game_document(game: Game, user: Any) -> dict:
         "view": game_view(game, my_seat),
         "legal_actions": legal_actions_json(game, my_seat),
         "result": game.result or None,
+        "seat_results": seat_results_json(game),
         "rated": game.rated,
         "time_control": {"kind": game.clock, "reserve": game.clock_reserve,
                          "increment": game.clock_increment, "days": game.clock_days},

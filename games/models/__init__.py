@@ -18,6 +18,7 @@ from games.models.core import (
 )
 from games.models.editor import Simulation
 from games.models.jobs import Job, JobStatus
+from games.models.results import SeatResult
 from games.models.variants import (
     GAME_CHOICES,
     AppendOnly,
@@ -42,6 +43,7 @@ __all__ = [
     "Move",
     "Rewind",
     "Seat",
+    "SeatResult",
     "Simulation",
     "Variant",
     "VariantChange",

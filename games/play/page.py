@@ -30,6 +30,7 @@ from games.core.selectors import (
 )
 from games.models import Game
 from games.practice.selectors import practice_panel
+from games.results.selectors import results_of_game
 from games.tables.selectors import clock_row, describe_clock, summarize_game
 
 #: The template of the generic page; its partials wrap the board's.
@@ -105,6 +106,11 @@ def play_context(
     view = game_view(game, seat)
     rules = rule_data(game.game_name, game.variant_data)
     players = players_of(game, seat)
+    over = game.status == Game.Status.FINISHED
+    # Who won is the result record's (games.results): a leaver never wins, whatever the
+    # AI that took the seat over then scored -- on the board's final table too.
+    record = {r.seat: r for r in results_of_game(game)} if over else {}
+    winners = [index for index, r in record.items() if r.won]
     scene = Scene(
         view=view,
         rules=rules,
@@ -113,12 +119,11 @@ def play_context(
         legal=tuple(legal_actions_json(game, seat)),
         selection=params or {},
         version=game.version,
+        winners=tuple(winners) if over else None,
     )
     presented = board.present(scene)
-    over = game.status == Game.Status.FINISHED
     to_move = [] if over else list(game.to_move)
     scores = presented.get("scores") or (game.result or {}).get("scores") or []
-    winners = (game.result or {}).get("winners") or []
     now = timezone.now()
     by_index = {s.index: s for s in seats}
     seat_rows = [
@@ -131,6 +136,7 @@ def play_context(
             "thinking": p.is_ai and p.seat in to_move,
             "score": scores[p.seat] if p.seat < len(scores) else None,
             "winner": p.seat in winners,
+            "place": record[p.seat].place if p.seat in record else None,
             "clock": clock_row(game, by_index[p.seat], now),
             "left": by_index[p.seat].get_left_reason_display()
             if by_index[p.seat].left_user_id else "",
@@ -146,7 +152,8 @@ def play_context(
             "over": over,
             "my_turn": seat is not None and seat in to_move,
             "players": seat_rows,
-            "standings": sorted(seat_rows, key=lambda p: (not p["winner"], -(p["score"] or 0))),
+            "standings": sorted(seat_rows, key=lambda p: (
+                p["place"] or 0, not p["winner"], -(p["score"] or 0))),
             "winner_names": [p["name"] for p in seat_rows if p["winner"]],
             "log": log,
             "log_append": log_since is not None,

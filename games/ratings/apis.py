@@ -15,7 +15,12 @@ from common.api.base import ErrorOutput
 from games.api.base import GameApi
 from games.core.selectors import game_title
 from games.engines import engine_names
+from games.models import SeatResult
 from games.ratings.selectors import active_player, leaderboard, player_stats
+from games.results.selectors import results_of_user
+
+#: The finished games a player's document lists.
+PLAYER_RESULTS = 100
 
 
 class LeaderboardQuery(serializers.Serializer):
@@ -31,8 +36,8 @@ class LeaderboardRowOutput(serializers.Serializer):
     rank = serializers.IntegerField()
     username = serializers.CharField()
     rating = serializers.IntegerField(help_text="the shown rating: a cautious estimate")
-    mu = serializers.FloatField(help_text="OpenSkill mean")
-    sigma = serializers.FloatField(help_text="OpenSkill uncertainty")
+    mu = serializers.FloatField(allow_null=True, help_text="OpenSkill mean")
+    sigma = serializers.FloatField(allow_null=True, help_text="OpenSkill uncertainty")
     games = serializers.IntegerField(help_text="rated games played")
     wins = serializers.IntegerField(help_text="rated games won")
 
@@ -45,9 +50,9 @@ class LeaderboardOutput(serializers.Serializer):
 
 class PlayerRatingOutput(serializers.Serializer):
     game = serializers.CharField()
-    rating = serializers.IntegerField()
-    mu = serializers.FloatField()
-    sigma = serializers.FloatField()
+    rating = serializers.IntegerField(help_text="after the latest rated game")
+    mu = serializers.FloatField(allow_null=True)
+    sigma = serializers.FloatField(allow_null=True)
     games = serializers.IntegerField(help_text="rated games played")
     wins = serializers.IntegerField(help_text="rated games won")
 
@@ -58,11 +63,27 @@ class PlayerStatsOutput(serializers.Serializer):
     wins = serializers.IntegerField()
 
 
+class PlayerResultOutput(serializers.Serializer):
+    id = serializers.IntegerField(help_text="the game's id")
+    game = serializers.CharField(help_text="the game's name")
+    seat = serializers.IntegerField()
+    place = serializers.IntegerField(help_text="1 is best; ties share a place")
+    points = serializers.IntegerField(allow_null=True)
+    ended = serializers.ChoiceField(choices=SeatResult.Ended.values,
+                                    help_text="how the player's seat ended")
+    won = serializers.BooleanField(help_text="place 1 among the seats that stayed")
+    rating_before = serializers.IntegerField(allow_null=True, help_text="rated games only")
+    rating_after = serializers.IntegerField(allow_null=True, help_text="rated games only")
+    finished_at = serializers.DateTimeField()
+
+
 class PlayerOutput(serializers.Serializer):
     username = serializers.CharField()
     date_joined = serializers.DateTimeField()
     ratings = PlayerRatingOutput(many=True)
     stats = PlayerStatsOutput(many=True)
+    results = PlayerResultOutput(
+        many=True, help_text=f"the latest {PLAYER_RESULTS} finished games, newest first")
 
 
 class LeaderboardApi(GameApi):
@@ -81,9 +102,9 @@ class LeaderboardApi(GameApi):
         query.is_valid(raise_exception=True)
         game = query.validated_data["game"]
         rows = [
-            {"rank": i + 1, "username": r.user.get_username(), "rating": r.rating,
+            {"rank": r.rank, "username": r.username, "rating": r.rating,
              "mu": r.mu, "sigma": r.sigma, "games": r.games, "wins": r.wins}
-            for i, r in enumerate(leaderboard(game=game))
+            for r in leaderboard(game=game)
         ]
         return Response({"game": game, "title": game_title(game), "players": rows})
 
@@ -104,9 +125,16 @@ class PlayerApi(GameApi):
             "username": player.get_username(),
             "date_joined": player.date_joined,
             "ratings": [
-                {"game": s.game, "rating": s.rating.rating, "mu": s.rating.mu,
-                 "sigma": s.rating.sigma, "games": s.rating.games, "wins": s.rating.wins}
+                {"game": s.game, "rating": s.rating, "mu": s.mu, "sigma": s.sigma,
+                 "games": s.rated_games, "wins": s.rated_wins}
                 for s in stats if s.rating is not None
             ],
             "stats": [{"game": s.game, "played": s.played, "wins": s.wins} for s in stats],
+            "results": [
+                {"id": r.game_id, "game": r.game_name, "seat": r.seat, "place": r.place,
+                 "points": r.points, "ended": r.ended, "won": r.won,
+                 "rating_before": r.rating_before, "rating_after": r.rating_after,
+                 "finished_at": r.finished_at}
+                for r in results_of_user(player, limit=PLAYER_RESULTS)
+            ],
         })

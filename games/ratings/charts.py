@@ -23,7 +23,8 @@ def rating_points(history: Sequence) -> list[int]:
 def rating_graph(history: Sequence, *, title: str = "") -> SafeString:
     """A line chart of a player's rating over their rated games of one game.
 
-    ``history`` is ``RatingChange`` rows, oldest first; an empty history draws nothing.
+    ``history`` is the player's rated ``SeatResult`` rows (the result record: rating
+    before and after), oldest first; an empty history draws nothing.
     """
     points = rating_points(history)
     if not points:

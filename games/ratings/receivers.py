@@ -14,5 +14,5 @@ from games.ratings.services import record_result
 @receiver(game_changed, dispatch_uid="ratings.record_result")
 def rate_finished_game(*, game: Game, change: GameChange, **_kwargs: Any) -> None:
     """The final move or departure and the rating change commit (or roll back) together."""
-    if change.kind in ("moved", "departed") and game.status == Game.Status.FINISHED:
+    if game.status == Game.Status.FINISHED:  # once: record_result claims the game
         record_result(game=game)

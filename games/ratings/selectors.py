@@ -1,4 +1,9 @@
-"""Read-only queries of the accounts app: leaderboards, a player's ratings and statistics."""
+"""Read-only queries of the ratings: leaderboards, a player's ratings and record.
+
+Every number shown comes from the result record (``games.results.selectors``): games,
+wins, the rating (after the player's latest rated game) and its history.  ``Rating`` adds
+only the model's own ``mu`` and ``sigma`` (the API shows them).
+"""
 
 from __future__ import annotations
 
@@ -6,35 +11,45 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Q, QuerySet
 
-from accounts.models import Rating, RatingChange
-from games.models import Game, Seat
+from accounts.models import Rating
+from games.models import SeatResult
+from games.results import selectors as results
 
 #: Rows of a leaderboard at most.
 LEADERBOARD_SIZE = 100
 
 
-def leaderboard(*, game: str, limit: int = LEADERBOARD_SIZE) -> QuerySet[Rating]:
+@dataclass(frozen=True)
+class LeaderboardRow:
+    """One player on a leaderboard."""
+
+    rank: int
+    username: str
+    rating: int
+    games: int  # rated games
+    wins: int  # rated wins
+    mu: float | None
+    sigma: float | None
+
+
+def leaderboard(*, game: str, limit: int = LEADERBOARD_SIZE) -> list[LeaderboardRow]:
     """The best-rated active players of ``game`` (rated games only), best first."""
-    return (
-        Rating.objects.filter(game=game, user__is_active=True, games__gt=0)
-        .select_related("user")
-        .order_by("-rating", "-games", "user__username")[:limit]
-    )
+    rows = results.leaderboard(game=game, limit=limit)
+    model = {r.user_id: r for r in Rating.objects.filter(
+        game=game, user_id__in=[row.user_id for row in rows])}
+    return [
+        LeaderboardRow(rank=i + 1, username=row.username, rating=row.rating, games=row.games,
+                       wins=row.wins,
+                       mu=model[row.user_id].mu if row.user_id in model else None,
+                       sigma=model[row.user_id].sigma if row.user_id in model else None)
+        for i, row in enumerate(rows)
+    ]
 
 
-def ratings_of(user: Any) -> list[Rating]:
-    """``user``'s ratings, one per game they played rated, by game name."""
-    return list(Rating.objects.filter(user=user).order_by("game"))
-
-
-def rating_history(user: Any, *, game: str | None = None) -> list[RatingChange]:
-    """``user``'s rating changes, oldest first (of one game when ``game`` is given)."""
-    changes = RatingChange.objects.filter(user=user)
-    if game is not None:
-        changes = changes.filter(game_name=game)
-    return list(changes.order_by("created_at", "id"))
+def rating_history(user: Any, *, game: str | None = None) -> list[SeatResult]:
+    """``user``'s rated results (rating before and after), oldest first."""
+    return results.rating_history(user, game=game)
 
 
 @dataclass
@@ -44,27 +59,28 @@ class GameStats:
     game: str
     played: int = 0
     wins: int = 0
-    rating: Rating | None = None
-    history: list[RatingChange] = field(default_factory=list)
+    #: The rating after the latest rated game (``None``: no rated game yet).
+    rating: int | None = None
+    rated_games: int = 0
+    rated_wins: int = 0
+    mu: float | None = None
+    sigma: float | None = None
+    history: list[SeatResult] = field(default_factory=list)
 
 
 def player_stats(user: Any) -> list[GameStats]:
-    """Games played and won per game (finished games; a seat left to the AI counts as
-    played, never as won), with the rating and its history where there is one."""
-    stats: dict[str, GameStats] = {}
-    seats = Seat.objects.filter(
-        Q(user=user) | Q(left_user=user), game__status=Game.Status.FINISHED
-    ).values_list("index", "game__game_name", "game__result", "left_user_id")
-    for index, game_name, result, left_user in seats:
-        row = stats.setdefault(game_name, GameStats(game_name))
-        row.played += 1
-        if left_user is None and index in ((result or {}).get("winners") or []):
-            row.wins += 1
-    for rating in ratings_of(user):
-        stats.setdefault(rating.game, GameStats(rating.game)).rating = rating
-    for change in rating_history(user):
-        stats.setdefault(change.game_name, GameStats(change.game_name)).history.append(change)
-    return [stats[name] for name in sorted(stats)]
+    """Games played and won per game (a seat left to the AI counts as played, never as
+    won), with the rating and its history where there is one -- all from the record."""
+    model = {r.game: r for r in Rating.objects.filter(user=user)}
+    stats = []
+    for record in results.record_of(user):
+        rating = model.get(record.game) if record.rating is not None else None
+        stats.append(GameStats(
+            game=record.game, played=record.played, wins=record.wins, rating=record.rating,
+            rated_games=record.rated_games, rated_wins=record.rated_wins,
+            mu=rating.mu if rating else None, sigma=rating.sigma if rating else None,
+            history=record.history))
+    return stats
 
 
 def active_player(username: str) -> Any:

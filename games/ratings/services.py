@@ -16,12 +16,18 @@ move, a resignation, a timeout): the ratings listen to ``games.core.signals.game
 
 AI seats take part with fixed ratings (``ai.level_rating(game, level)``); their ratings
 are never changed.
+
+The places are the result record's (``games.results``, one ``SeatResult`` per seat,
+written in the same transaction just before): a person who left is rated by their place
+there -- after everyone who stayed -- and the AI's play after a takeover earns nobody
+anything.  The rating before and after goes back onto each person's row, which is what
+the pages and the API read; ``RatingChange`` stays the model's own journal (mu and sigma
+before and after, unique per game and player).
 """
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -31,11 +37,12 @@ from openskill.models import PlackettLuce
 
 import ai
 from accounts.models import Rating, RatingChange, display_rating
-from games.models import Game, Seat
+from games.models import Game
+from games.results.services import record_game_results, set_ratings
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["Placement", "ai_rating", "new_rating", "placements", "record_result"]
+__all__ = ["ai_rating", "new_rating", "record_result"]
 
 
 def _model() -> PlackettLuce:
@@ -59,52 +66,6 @@ def ai_rating(game_name: str, level: str) -> tuple[float, float]:
     return float(mu), float(sigma)
 
 
-@dataclass(frozen=True)
-class Placement:
-    """One seat's place at the end of a game: ``rank`` 1 is best, ties share a rank."""
-
-    seat: int
-    rank: int
-    user_id: int | None  # the person who played the seat (None: an AI from the start)
-    ai_level: str
-
-
-def placements(game: Any, seats: list[Any]) -> list[Placement]:
-    """Each seat's rank from ``game.result``.
-
-    Winners first, then by score (ties share a rank).  A person who left the game
-    (resigned, ran out of time, handed the seat to the AI: ``Seat.left_user``) ranks below
-    everyone who stayed, the earlier leaver lowest; the AI that played their seat on
-    does not count for them.
-    """
-    result = game.result or {}
-    winners = set(result.get("winners") or [])
-    scores = result.get("scores") or []
-    keys: dict[int, tuple] = {}
-    for seat in seats:
-        left_at = getattr(seat, "left_at", None)
-        left_user = getattr(seat, "left_user_id", None)
-        gone = left_user is not None and left_at is not None
-        score = scores[seat.index] if seat.index < len(scores) else 0
-        keys[seat.index] = (
-            1 if gone else 0,
-            -left_at.timestamp() if gone else 0.0,
-            0 if seat.index in winners and not gone else 1,
-            -(score if isinstance(score, int | float) else 0),
-        )
-    ordered = sorted(keys.values())
-    out = []
-    for seat in seats:
-        person = getattr(seat, "left_user_id", None) or seat.user_id
-        out.append(Placement(
-            seat=seat.index,
-            rank=ordered.index(keys[seat.index]) + 1,
-            user_id=person,
-            ai_level="" if person else seat.ai_level,
-        ))
-    return out
-
-
 def record_result(*, game: Any) -> list[RatingChange]:
     """Update the ratings of a finished rated game's players, once; the changes made.
 
@@ -122,11 +83,12 @@ def record_result(*, game: Any) -> list[RatingChange]:
     if claimed != 1:
         return []
     game.rated_at = now
-    seats = list(Seat.objects.filter(game=game).order_by("index"))
-    places = [p for p in placements(game, seats) if p.user_id or p.ai_level]
-    people = sorted({p.user_id for p in places if p.user_id})
-    if not people or len(places) < 2:
-        return []
+    # The places are the record's (games.results): leavers after everyone who stayed,
+    # whatever the AI that took their seat then scored.
+    results = [r for r in record_game_results(game=game) if r.user_id or r.ai_level]
+    people = sorted({r.user_id for r in results if r.user_id})
+    if not people or len(results) < 2 or len(people) != sum(1 for r in results if r.user_id):
+        return []  # nobody to rate (or one person in two seats: nothing fair to say)
     mu0, sigma0 = new_rating()
     Rating.objects.bulk_create(
         [Rating(user_id=u, game=game.game_name, mu=mu0, sigma=sigma0,
@@ -140,32 +102,32 @@ def record_result(*, game: Any) -> list[RatingChange]:
     }
     model = _model()
     teams = []
-    for p in places:
-        if p.user_id:
-            row = rows[p.user_id]
+    for r in results:
+        if r.user_id:
+            row = rows[r.user_id]
             teams.append([model.rating(mu=row.mu, sigma=row.sigma)])
         else:
-            mu, sigma = ai_rating(game.game_name, p.ai_level)
+            mu, sigma = ai_rating(game.game_name, r.ai_level)
             teams.append([model.rating(mu=mu, sigma=sigma)])
-    rated = model.rate(teams, ranks=[p.rank for p in places])
-    winners = set((game.result or {}).get("winners") or [])
+    rated = model.rate(teams, ranks=[r.place for r in results])
     changes = []
-    for p, team in zip(places, rated, strict=True):
-        if not p.user_id:
+    for r, team in zip(results, rated, strict=True):
+        if not r.user_id:
             continue  # AI ratings are fixed
-        row = rows[p.user_id]
+        row = rows[r.user_id]
         after = team[0]
         before_mu, before_sigma, before_rating = row.mu, row.sigma, row.rating
         row.mu, row.sigma = float(after.mu), float(after.sigma)
         row.rating = display_rating(row.mu, row.sigma)
+        # The counters follow the record (the pages read the record itself).
         row.games += 1
-        if p.seat in winners and p.rank == 1:
-            row.wins += 1
+        row.wins += int(r.won)
         row.save(update_fields=["mu", "sigma", "rating", "games", "wins", "updated_at"])
         changes.append(RatingChange(
-            user_id=p.user_id, game=game, game_name=game.game_name, seat=p.seat, rank=p.rank,
+            user_id=r.user_id, game=game, game_name=game.game_name, seat=r.seat, rank=r.place,
             mu_before=before_mu, sigma_before=before_sigma, mu_after=row.mu,
             sigma_after=row.sigma, rating_before=before_rating, rating_after=row.rating,
         ))
     RatingChange.objects.bulk_create(changes)
+    set_ratings(game=game, ratings={c.seat: (c.rating_before, c.rating_after) for c in changes})
     return changes

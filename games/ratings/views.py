@@ -34,8 +34,8 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "title": game_title(row.game),
             "played": row.played,
             "wins": row.wins,
-            "rating": row.rating.rating if row.rating else None,
-            "rated_games": row.rating.games if row.rating else 0,
+            "rating": row.rating,
+            "rated_games": row.rated_games,
             "graph": rating_graph(
                 row.history,
                 title=_("%(game)s rating of %(name)s") % {
@@ -64,9 +64,9 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     if game not in names:
         raise Http404(_("No such game."))
     rows = [
-        {"rank": i + 1, "username": r.user.get_username(), "rating": r.rating,
-         "games": r.games, "wins": r.wins}
-        for i, r in enumerate(best(game=game))
+        {"rank": r.rank, "username": r.username, "rating": r.rating, "games": r.games,
+         "wins": r.wins}
+        for r in best(game=game)
     ]
     context = {
         "game": game,

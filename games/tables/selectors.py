@@ -19,7 +19,8 @@ from games.boards import get_board
 from games.core.selectors import game_label, game_title, rule_data, seat_of, seats_of, with_seats
 from games.data_texts import data_gettext
 from games.engines import EngineError, engine_names, get_engine
-from games.models import Game, Seat, Variant
+from games.models import Game, Seat, SeatResult, Variant
+from games.results.selectors import results_of_game, with_results
 from games.variants.selectors import active_variants
 
 
@@ -87,12 +88,12 @@ def games_of(user: Any, *, limit: int = 100) -> list[GameListing]:
     if user is None or not getattr(user, "is_authenticated", False):
         return []
     mine = Seat.objects.filter(Q(user=user) | Q(left_user=user)).values("game_id")
-    games = with_seats(
+    games = with_results(with_seats(
         Game.objects.filter(
             pk__in=mine, status__in=[Game.Status.RUNNING, Game.Status.FINISHED]
         ),
         light=True,
-    ).order_by("-status", "-updated_at")[:limit]  # "running" > "finished": running first
+    )).order_by("-status", "-updated_at")[:limit]  # "running" > "finished": running first
     listings = []
     for game in games:
         seat = seat_of(game, user)
@@ -163,9 +164,9 @@ def summarize_game(game: Game, viewer: Any = None, *, subject: Any = None) -> di
     """
     subject = viewer if subject is None else subject
     seats = seats_of(game)
-    result = game.result or {}
-    scores = result.get("scores") or []
-    winners = result.get("winners") or []
+    # A finished game's result is its record (games.results), nothing else.
+    record = {r.seat: r for r in results_of_game(game)}
+    winners = [seat for seat, r in record.items() if r.won]
     viewer_id = getattr(viewer, "pk", None) if getattr(viewer, "is_authenticated", False) else None
     subject_id = getattr(subject, "pk", None)
     players = []
@@ -178,7 +179,8 @@ def summarize_game(game: Game, viewer: Any = None, *, subject: Any = None) -> di
                 "is_subject": subject_id is not None
                 and subject_id in (seat.user_id, seat.left_user_id),
                 "left": subject_id is not None and seat.left_user_id == subject_id,
-                "score": scores[seat.index] if seat.index < len(scores) else None,
+                "score": record[seat.index].points if seat.index in record else None,
+                "place": record[seat.index].place if seat.index in record else None,
                 "winner": seat.index in winners,
                 "is_ai": seat.is_ai,
                 "is_open": seat.is_open,
@@ -202,15 +204,12 @@ def summarize_game(game: Game, viewer: Any = None, *, subject: Any = None) -> di
             names = ", ".join(players[i]["name"] for i in game.to_move if i < len(players))
             turn_label = _("%(names)s to move") % {"names": names}
     result_label = ""
-    if game.status == Game.Status.FINISHED:
-        if subject_left:
-            result_label = _("lost (left the game)")
-        elif subject_seat is not None and subject_seat in winners:
-            result_label = _("won") if len(winners) == 1 else _("shared win")
-        elif subject_seat is not None:
-            result_label = _("lost")
-        else:
-            result_label = ", ".join(players[i]["name"] for i in winners if i < len(players))
+    if game.status == Game.Status.FINISHED and record:
+        mine = next((r for r in record.values()
+                     if subject_id is not None and r.user_id == subject_id), None)
+        result_label = result_text(mine, shared=len(winners) > 1) if mine else (
+            ", ".join(players[i]["name"] for i in winners if i < len(players))
+            or _("no winner"))
     return {
         "id": game.pk,
         "url": reverse("play", args=[game.pk]),
@@ -235,6 +234,19 @@ def summarize_game(game: Game, viewer: Any = None, *, subject: Any = None) -> di
         "rated": game.rated,
         "clock": describe_clock(game),
     }
+
+
+def result_text(row: SeatResult, *, shared: bool = False) -> str:
+    """A person's result in a list: "won", "shared win", "lost", or how they left."""
+    if row.ended == SeatResult.Ended.RESIGNED:
+        return _("lost (resigned)")
+    if row.ended == SeatResult.Ended.TIMED_OUT:
+        return _("lost (ran out of time)")
+    if row.left:
+        return _("lost (left the game)")
+    if row.won:
+        return _("shared win") if shared else _("won")
+    return _("lost")
 
 
 def format_seconds(seconds: float) -> str:

@@ -210,7 +210,7 @@ class NewHavenBoard(Board):
             "standings": sorted(
                 players, key=lambda p: (-p["score"], p["empty_spaces"], p["buildings_in_hand"])
             ),
-            "winners": view.get("winners", []),
+            "winners": scene.winning_seats(),
         }
 
     # -- everything revealed (the replay of a finished game) ----
@@ -585,7 +585,7 @@ class NewHavenBoard(Board):
                     "is_me": i == scene.seat,
                     "is_ai": info.is_ai,
                     "to_move": i in to_move and not over,
-                    "winner": i in view.get("winners", []),
+                    "winner": i in scene.winning_seats(),
                     "breakdown": bd,
                     "revealed_tiles": [
                         drawing.tile_svg(squares, looks, label=_tile_label(squares))

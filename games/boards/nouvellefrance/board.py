@@ -673,7 +673,7 @@ class NouvelleFranceBoard(Board):
     def _players(self, view: dict, rules: dict, scene: Scene, looks: dict) -> list[dict]:
         bonus_rules = {b["name"]: b for b in rules.get("bonus_pieces", [])}
         breakdowns = view.get("breakdown") or []
-        winners = view.get("winners") or []
+        winners = scene.winning_seats()
         to_move = view.get("to_move", [])
         tiebreak = rules.get("tiebreak_bonus_piece")
         out = []

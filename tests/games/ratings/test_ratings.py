@@ -12,8 +12,9 @@ import ai
 from accounts.models import Rating, RatingChange, display_rating
 from games.ai_turns.turn import play_one_ai_turn
 from games.core.services import submit_action
-from games.models import Game, Seat, Variant
-from games.ratings.services import _model, new_rating, placements, record_result
+from games.models import Game, Variant
+from games.ratings.services import _model, new_rating, record_result
+from games.results.places import SeatEnd, places
 from games.tables import selectors as tables
 from games.tables.services import create_game, join_game, rematch_game
 
@@ -119,9 +120,7 @@ def test_games_against_the_ai_count_with_its_fixed_rating(
 
 
 def test_placements_rank_winners_then_scores_with_ties() -> None:
-    game = Game(result={"winners": [2], "scores": [5, 7, 9, 5]})
-    seats = [Seat(index=i, user_id=10 + i) for i in range(4)]
-    ranks = {p.seat: p.rank for p in placements(game, seats)}
+    ranks = places([SeatEnd(i) for i in range(4)], winners=[2], scores=[5, 7, 9, 5])
     assert ranks == {2: 1, 1: 2, 0: 3, 3: 3}
 
 

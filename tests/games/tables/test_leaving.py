@@ -65,7 +65,7 @@ def test_resign_under_the_ai_rule_the_ai_plays_on_and_the_leaver_loses(
     # ann still finds the game in her list, as lost.
     [listing] = games_of(ann)
     assert listing.game.pk == game.pk and listing.my_seat == 0
-    assert summarize_game(listing.game, ann)["result_label"] == "lost (left the game)"
+    assert summarize_game(listing.game, ann)["result_label"] == "lost (resigned)"
 
 
 def test_resign_under_the_lose_rule_ends_when_one_person_is_left(
