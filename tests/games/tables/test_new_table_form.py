@@ -95,13 +95,39 @@ def test_the_departure_rules_are_whole_sentences(client, variants, ann):
         assert f"<span>{text}</span>" in html
 
 
-def test_the_player_counts_are_the_chosen_variants(client, variants, ann):
+def test_the_player_counts_are_the_chosen_variants(client, variants, ann, monkeypatch):
+    """Only the chosen variant's player counts are offered (each variant radio says its
+    own for the script); a count it has not falls back to its smallest."""
+    from games.tables import forms
+
+    real = forms.browser_games
+
+    def side_b_for_two() -> list[dict]:
+        games = real()
+        for game in games:
+            for variant in game["variants"]:
+                if variant["name"] == "side-b":
+                    variant["player_counts"] = [2]
+        return games
+
+    monkeypatch.setattr(forms, "browser_games", side_b_for_two)
     client.force_login(ann)
-    html = client.get(reverse("lobby")).content.decode()
+    side_b, standard = variants["newhaven", "side-b"], variants["newhaven", "standard"]
+    html = update(client, variant=side_b.pk, num_players="4")
     select = re.search(r'<select name="num_players".*?</select>', html, re.S).group(0)
     assert '<option value="2" selected>' in select
-    chosen = variants["newhaven", "standard"]
-    assert 'data-counts="2 3 4"' in row(html, f'id="id_variant_{chosen.pk}"')
+    assert '<option value="3" disabled>' in select and '<option value="4" disabled>' in select
+    assert " hidden" in row(html, 'data-seat-row="3"')
+    assert 'data-counts="2"' in row(html, f'id="id_variant_{side_b.pk}"')
+    assert 'data-counts="2 3 4"' in row(html, f'id="id_variant_{standard.pk}"')
+    html = update(client, variant=standard.pk, num_players="4")
+    select = re.search(r'<select name="num_players".*?</select>', html, re.S).group(0)
+    assert '<option value="4" selected>' in select and "disabled" not in select
+    # Sent anyway: the server says which counts the variant has.
+    response = client.post(reverse("lobby_create"), {
+        "variant": side_b.pk, "num_players": "3", "seat_2": "ai-random", "seat_3": "ai-random"})
+    assert response.status_code == 400 and not Game.objects.exists()
+    assert "is played by 2 players" in response.content.decode()
 
 
 def test_what_does_not_apply_is_ignored(client, variants, ann):
