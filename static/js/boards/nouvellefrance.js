@@ -227,12 +227,6 @@
 
   function place() {
     var el = box();
-    // A box that pans is reached with the keyboard too (its arrow keys pan it; the spots
-    // themselves are the list's buttons).
-    if (el) {
-      if (pans(el)) el.setAttribute("tabindex", "0");
-      else el.removeAttribute("tabindex");
-    }
     if (!pans(el)) { kept = null; return; }
     if (kept && kept.spots === spotKeys(el)) {
       el.scrollLeft = kept.left;
