@@ -3,10 +3,10 @@ variant of any game the browser can play, the player count, what sits in the oth
 the clock and the departure rule).
 
 The "New table" form shows only what applies to the choices made so far (the seats of the
-chosen player count, the clock's own fields):
-the server renders the other fields hidden and disabled, ``static/js/new_table.js`` shows
-and hides them as the choices change (``data-when`` rows), and a submitted form ignores
-them (their values and their errors) whatever the browser sent."""
+chosen player count, the clock's own fields, the chosen variant's player counts): the
+server renders the other fields hidden and disabled, ``static/js/new_table.js`` shows and
+hides them as the choices change (``data-when`` rows), and a submitted form ignores them
+(their values and their errors) whatever the browser sent."""
 
 from __future__ import annotations
 
