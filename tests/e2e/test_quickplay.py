@@ -42,6 +42,13 @@ def test_one_click_from_the_home_page_to_the_first_move(browser, live_url, scree
     sign_up(page, live_url, f"qp_{game[:3]}_{screen}")
     assert_axe_clean(page, f"the lobby ({screen})")
     assert page.locator("#quick-play").is_visible()
+    # On the phone quick play comes first, on the desktop beside the open tables.
+    tops = page.evaluate("() => ['#quick-play', '#open-tables', '#create-table'].map("
+                         "s => document.querySelector(s).getBoundingClientRect().top)")
+    if screen == "phone":
+        assert tops[0] < tops[1] < tops[2], tops
+    else:
+        assert abs(tops[0] - tops[1]) < 20 and tops[0] < tops[2], tops
     page.goto(live_url + "/")
     assert_axe_clean(page, f"the home page ({screen})")
     if screen == "phone":
