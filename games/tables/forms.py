@@ -272,13 +272,20 @@ class CreateTableForm(forms.Form):
     def table_options(self) -> dict:
         """The table's rules beyond its seats, as ``create_game`` keywords."""
         data = self.cleaned_data
+
+        def value(name: str) -> Any:
+            # A field not sent (hidden while another clock was chosen, and no script to
+            # show it): what the form would have shown.
+            given = data.get(name)
+            return self.fields[name].initial if given is None else given
+
         control: dict[str, Any] = {"kind": data.get("clock") or Game.Clock.NONE}
         if control["kind"] == Game.Clock.LIVE:
-            minutes = data.get("reserve_minutes") or 10
+            minutes = value("reserve_minutes")
             control.update(reserve=max(clocks.MIN_RESERVE, round(minutes * 60)),
-                           increment=data.get("increment") or 0)
+                           increment=value("increment"))
         elif control["kind"] == Game.Clock.CORRESPONDENCE:
-            control["days"] = data.get("days") or 3
+            control["days"] = value("days")
         return {
             "rated": bool(data.get("rated")),
             "time_control": control,

@@ -163,3 +163,17 @@ def test_update_makes_no_table(client, variants, ann):
     update(client, variant=variants["newhaven", "standard"].pk, num_players="2",
            seat_2="ai-random")
     assert not Game.objects.exists()
+
+
+def test_a_clock_sent_without_its_fields_has_the_fields_shown_defaults(client, variants, ann):
+    """Without JavaScript a clock chosen and sent before "Update the form" comes without its
+    fields (hidden, disabled): the table gets what the form would have shown."""
+    client.force_login(ann)
+    base = {"variant": variants["newhaven", "standard"].pk, "num_players": "2",
+            "seat_2": "ai-random"}
+    assert client.post(reverse("lobby_create"), {**base, "clock": "live"}).status_code == 302
+    assert client.post(reverse("lobby_create"),
+                       {**base, "clock": "correspondence"}).status_code == 302
+    live, correspondence = Game.objects.order_by("pk")
+    assert (live.clock_reserve, live.clock_increment) == (600, 5)
+    assert correspondence.clock_days == 3
