@@ -9,6 +9,7 @@ urlpatterns = [
     path("rules/<slug:game>/", views.rules, name="rules"),
     path("lobby/", views.lobby, name="lobby"),
     path("lobby/create/", views.lobby_create, name="lobby_create"),
+    path("quick-play/", views.quick_play, name="quick_play"),
     path("games/<int:game_id>/join/", views.table_join, name="table_join"),
     path("games/<int:game_id>/leave/", views.table_leave, name="table_leave"),
     path("games/<int:game_id>/rematch/", views.rematch, name="rematch"),

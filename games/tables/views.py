@@ -12,11 +12,13 @@ import logging
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template import TemplateDoesNotExist
 from django.template.loader import select_template
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -26,7 +28,7 @@ from games.core.errors import GameServiceError
 from games.core.selectors import get_game_or_404, seat_of
 from games.engines import get_engine
 from games.models import Game
-from games.tables.forms import CreateTableForm
+from games.tables.forms import CreateTableForm, QuickPlayForm
 from games.tables.page import lobby_context
 from games.tables.selectors import game_rows, get_game_by_invite, summarize_game
 from games.tables.services import (
@@ -64,26 +66,63 @@ def rules(request: HttpRequest, game: str) -> HttpResponse:
     return TemplateResponse(request, "games/rules.html", context)
 
 
-def home(request: HttpRequest) -> HttpResponse:
-    """The home page: every game, its variants, and whether the browser can play it."""
-    return TemplateResponse(request, "games/home.html", {"games": game_rows(browser_only=False)})
+def home(request: HttpRequest, quick: QuickPlayForm | None = None) -> HttpResponse:
+    """The home page: quick play, every game, its variants, and whether the browser can
+    play it."""
+    context = {"games": game_rows(browser_only=False),
+               "quick": quick or QuickPlayForm.from_query(request.GET), "quick_from": "home"}
+    return TemplateResponse(request, "games/home.html", context, status=400 if quick else 200)
+
+
+#: The pages that show the quick play form (where its errors are shown, where a visitor
+#: sent to log in comes back to).
+QUICK_PAGES = ("home", "lobby")
+
+
+@require_POST
+def quick_play(request: HttpRequest) -> HttpResponse:
+    """Quick play: an unrated table against the AI, started at once; the person lands on the
+    play page (at their first move, or watching the AI make its own first).  A visitor is
+    sent to log in (or sign up from there) and back to the page, their choices kept."""
+    page = request.POST.get("quick-from")
+    page = page if page in QUICK_PAGES else "home"
+    form = QuickPlayForm(request.POST)
+    if not request.user.is_authenticated:
+        return redirect_to_login(f"{reverse(page)}?{form.query()}#quick-play")
+    if not form.is_valid():
+        return home(request, form) if page == "home" else lobby(request, quick=form)
+    try:
+        game = create_game(creator=request.user, variant=form.chosen_variant(),
+                           seats=form.seats(), rated=False)
+    except GameServiceError as exc:
+        form.add_error(None, str(exc))
+        return home(request, form) if page == "home" else lobby(request, quick=form)
+    return redirect("play", game_id=game.pk)
 
 
 # --- lobby ----------------------------------------------------------------------------------
 
 
-def lobby(request: HttpRequest, form: CreateTableForm | None = None) -> HttpResponse:
-    """Open tables with Join buttons, my games, and the create-table form."""
+def lobby(request: HttpRequest, form: CreateTableForm | None = None, *,
+          quick: QuickPlayForm | None = None, status: int | None = None) -> HttpResponse:
+    """Open tables with Join buttons, my games, quick play and the create-table form."""
     context = lobby_context(request.user)
-    if request.htmx and not form:
+    if request.htmx and not form and not quick:
         return TemplateResponse(request, "games/lobby.html#open-tables", context)
     context["form"] = form or CreateTableForm()
-    return TemplateResponse(request, "games/lobby.html", context, status=400 if form else 200)
+    context["quick"] = quick or QuickPlayForm.from_query(request.GET)
+    context["quick_from"] = "lobby"
+    if status is None:
+        status = 400 if form or quick else 200
+    return TemplateResponse(request, "games/lobby.html", context, status=status)
 
 
 @require_POST
 @login_required
 def lobby_create(request: HttpRequest) -> HttpResponse:
+    if "update" in request.POST:
+        # Without JavaScript: the form again, showing what applies to the choices made.
+        return lobby(request, CreateTableForm(initial=request.POST.dict()), status=200)
     form = CreateTableForm(request.POST)
     if not form.is_valid():
         return lobby(request, form)

@@ -29,7 +29,7 @@ def test_sign_up_and_play_the_ai_through_the_proxy(browser, stack: Stack) -> Non
         p.set_default_timeout(TIMEOUT)
     play.sign_up(page, stack.base, f"px{uuid.uuid4().hex[:8]}")
     page.select_option("#id_num_players", "2")
-    page.select_option("#id_seat_1", "ai-random")
+    page.select_option("#id_seat_2", "ai-random")
     page.click("#create-table button[type=submit]")
     page.wait_for_selector("#game-status")
     assert page.url.startswith(stack.base)

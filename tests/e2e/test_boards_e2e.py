@@ -27,7 +27,7 @@ def test_the_test_game_is_played_in_the_browser(browser, placegame_url, screensh
     sign_up(page, placegame_url, "pat_e2e")
     page.check("[data-game='placegame'] input[name=variant]")
     page.select_option("#id_num_players", "2")
-    page.select_option("#id_seat_1", "ai-random")
+    page.select_option("#id_seat_2", "ai-random")
     page.click("#create-table button[type=submit]")
     page.wait_for_selector("#pg-board")
     for step in itertools.count():

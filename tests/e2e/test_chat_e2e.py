@@ -24,7 +24,7 @@ def sign_up(page, base: str, username: str) -> None:
 def open_table(page) -> str:
     """A 2-player table with an open seat; its URL."""
     page.select_option("#id_num_players", "2")
-    page.select_option("#id_seat_1", "open")
+    page.select_option("#id_seat_2", "open")
     page.click("#create-table button[type=submit]")
     page.wait_for_selector("#table-waiting")
     return page.url

@@ -227,7 +227,7 @@ def test_the_redoubt_bend_is_drawn(browser, live_url):
     sign_up(page, live_url, "bend_e2e")
     page.check("[data-game='nouvellefrance'] [data-variant='standard'] input")
     page.select_option("#id_num_players", "2")
-    page.select_option("#id_seat_1", "ai-random")
+    page.select_option("#id_seat_2", "ai-random")
     page.click("#create-table button[type=submit]")
     redoubt = page.locator("svg.nf-site[data-site='redoubt']")
     band = redoubt.locator("line.bend")

@@ -23,7 +23,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
 def new_ai_game(page, base: str, username: str) -> None:
     sign_up(page, base, username)
     page.select_option("#id_num_players", "2")
-    page.select_option("#id_seat_1", "ai-random")
+    page.select_option("#id_seat_2", "ai-random")
     page.click("#create-table button[type=submit]")
     page.wait_for_selector("#game-status")
 
@@ -172,7 +172,7 @@ def test_a_friend_signs_up_from_the_invite_link_and_lands_at_the_table(browser, 
         p.set_default_timeout(TIMEOUT)
     sign_up(host, live_url, "hal_e2e")
     host.select_option("#id_num_players", "2")
-    host.select_option("#id_seat_1", "open")
+    host.select_option("#id_seat_2", "open")
     host.click("#create-table button[type=submit]")
     host.wait_for_selector("#table-waiting")
     link = host.input_value("#invite-url")

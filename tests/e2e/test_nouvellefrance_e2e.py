@@ -59,7 +59,7 @@ def new_table(page, variant: str, seats: list[str]) -> None:
     """From the lobby: a Nouvelle-France table of ``variant``, the other seats as given."""
     page.check(f"[data-game='nouvellefrance'] [data-variant='{variant}'] input")
     page.select_option("#id_num_players", str(len(seats) + 1))
-    for i, seat in enumerate(seats, 1):
+    for i, seat in enumerate(seats, 2):
         page.select_option(f"#id_seat_{i}", seat)
     page.click("#create-table button[type=submit]")
     page.wait_for_selector("#nf-sites")

@@ -33,7 +33,7 @@ def test_hint_then_undo_in_a_practice_game(browser, live_url, screenshot):
     watch = Watch(page)
     sign_up(page, live_url, "practice_e2e")
     page.select_option("#id_num_players", "2")
-    page.select_option("#id_seat_1", "ai-random")
+    page.select_option("#id_seat_2", "ai-random")
     page.click("#create-table button[type=submit]")
     page.wait_for_selector("#game-status")
     socket_open(page)

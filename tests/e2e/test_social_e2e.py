@@ -28,14 +28,14 @@ def create_table(page, base: str, *, seat: str, rated: bool = False, clock: str 
     page.goto(base + "/lobby/")
     page.check("[data-game='placegame'] input[name=variant]")
     page.select_option("#id_num_players", "2")
-    page.select_option("#id_seat_1", seat)
+    page.select_option("#id_seat_2", seat)
     if rated:
         page.check("#id_rated")
     page.select_option("#id_clock", clock)
     if reserve_minutes:
         page.fill("#id_reserve_minutes", reserve_minutes)
         page.fill("#id_increment", "0")
-    page.select_option("#id_departure_rule", rule)
+    page.check(f"input[name=departure_rule][value={rule}]")
     page.select_option("#id_takeover_level", level)
     page.click("#create-table button[type=submit]")
     page.wait_for_url("**/games/*/")

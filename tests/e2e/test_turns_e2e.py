@@ -94,7 +94,7 @@ def test_browser_notifications_are_opt_in(browser, live_url):
     page.click("form button[type=submit]")
     page.wait_for_url("**/lobby/")
     page.select_option("#id_num_players", "2")
-    page.select_option("#id_seat_1", "open")
+    page.select_option("#id_seat_2", "open")
     page.click("#create-table button[type=submit]")
     page.wait_for_selector("#table-waiting")
     button = page.locator("#notify-turns")

@@ -384,12 +384,15 @@ class NouvelleFranceBoard(Board):
         # spot for this orientation, else the first that has one.
         with_spots = [s for s in site_names if s in choices_by_site]
         zoom = sel.site if sel.site in choices_by_site else with_spots[0] if with_spots else None
+        # A pick's name starts with what it shows ("Church · 16"), so that a person who
+        # says what they see names it (WCAG 2.5.3, axe's label-content-name-mismatch).
         site_picks = [
             Pick({**base, "o": current, "site": s},
-                 ngettext("Show the %(site)s up close: %(n)s place",
-                          "Show the %(site)s up close: %(n)s places",
-                          len(choices_by_site[s])) % {"site": site_label(s),
-                                                      "n": len(choices_by_site[s])},
+                 f"{site_label(s)} · {len(choices_by_site[s])} — "
+                 + ngettext("Show the %(site)s up close: %(n)s place",
+                            "Show the %(site)s up close: %(n)s places",
+                            len(choices_by_site[s])) % {"site": site_label(s),
+                                                        "n": len(choices_by_site[s])},
                  text=f"{site_label(s)} · {len(choices_by_site[s])}",
                  focus=f"zoom-{s}", current=s == zoom, data={"zoom": s})
             for s in with_spots

@@ -262,7 +262,7 @@ def test_posts_need_csrf_and_login(nh, running, ann, bob, eve):
         ("act", [running.pk], {"action": json.dumps(action), "version": 0, "key": "c1"}),
         ("table_join", [running.pk], {}),
         ("table_leave", [running.pk], {}),
-        ("lobby_create", [], {"variant": nh.pk, "num_players": 2, "seat_1": "ai-random"}),
+        ("lobby_create", [], {"variant": nh.pk, "num_players": 2, "seat_2": "ai-random"}),
     ]:
         assert strict.post(reverse(name, args=args), data).status_code == 403, name
     assert unchanged(running)
@@ -358,8 +358,8 @@ def test_open_tables_per_person_are_capped(client, nh, ann):
     create_game(creator=ann, variant=nh, seats=[{"type": "human"}, {"type": "ai"}])
     client.force_login(ann)
     response = client.post(reverse("lobby_create"), {
-        "variant": nh.pk, "num_players": 2, "seat_1": "open", "seat_2": "open",
-        "seat_3": "open"})
+        "variant": nh.pk, "num_players": 2, "seat_2": "open", "seat_3": "open",
+        "seat_4": "open"})
     assert response.status_code == 400
     assert "too many open tables" in response.content.decode()
     r = api_client(ann).post("/api/games/", {"variant": nh.pk, "seats": seats}, format="json")

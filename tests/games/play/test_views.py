@@ -101,7 +101,7 @@ def test_create_table_with_an_open_seat(client, nh_variants, ann):
     client.force_login(ann)
     response = client.post(reverse("lobby_create"), {
         "variant": nh_variants["side-b"].pk, "num_players": 3,
-        "seat_1": "open", "seat_2": "ai-easy", "seat_3": "ai-hard",
+        "seat_2": "open", "seat_3": "ai-easy", "seat_4": "ai-hard",
     })
     game = Game.objects.get()
     assert response.status_code == 302
@@ -118,7 +118,7 @@ def test_create_table_against_ai_starts_at_once(client, nh_variants, ann):
     client.force_login(ann)
     client.post(reverse("lobby_create"), {
         "variant": nh_variants["standard"].pk, "num_players": 2,
-        "seat_1": "ai-random", "seat_2": "open", "seat_3": "open",
+        "seat_2": "ai-random", "seat_3": "open", "seat_4": "open",
     })
     game = Game.objects.get()
     assert game.status == Game.Status.RUNNING
@@ -129,7 +129,7 @@ def test_create_table_against_ai_starts_at_once(client, nh_variants, ann):
 def test_create_table_rejects_bad_input(client, nh_variants, ann):
     client.force_login(ann)
     response = client.post(reverse("lobby_create"), {
-        "variant": "999999", "num_players": 7, "seat_1": "ai-godlike",
+        "variant": "999999", "num_players": 7, "seat_2": "ai-godlike",
     })
     assert response.status_code == 400
     assert not Game.objects.exists()

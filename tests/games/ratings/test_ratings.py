@@ -195,7 +195,7 @@ def test_lobby_form_creates_a_rated_table(client: Any, variant: Variant, make_us
     monkeypatch.setattr(tables, "get_board", lambda name: object())
     client.force_login(make_user("ann"))
     response = client.post(reverse("lobby_create"), {
-        "variant": str(variant.pk), "num_players": "2", "seat_1": "open", "rated": "on"})
+        "variant": str(variant.pk), "num_players": "2", "seat_2": "open", "rated": "on"})
     assert response.status_code == 302, response.content.decode()[:2000]
     assert Game.objects.get().rated is True
 

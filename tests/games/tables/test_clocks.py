@@ -330,7 +330,7 @@ def test_lobby_form_sets_clock_and_departure_rule(client: Any, variant: Variant,
     monkeypatch.setattr(tables, "get_board", lambda name: object())
     client.force_login(make_user("ann"))
     response = client.post(reverse("lobby_create"), {
-        "variant": str(variant.pk), "num_players": "2", "seat_1": "open", "clock": "live",
+        "variant": str(variant.pk), "num_players": "2", "seat_2": "open", "clock": "live",
         "reserve_minutes": "0.5", "increment": "3", "departure_rule": "lose",
         "takeover_level": "hard"})
     assert response.status_code == 302, response.content.decode()[:2000]

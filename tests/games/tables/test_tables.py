@@ -98,7 +98,7 @@ def test_the_end_of_a_game_offers_a_rematch_and_the_lobby(client, placegame, ann
     with on_commit():
         client.post(reverse("lobby_create"), {
             "variant": _place_variant().pk,
-            "num_players": 2, "seat_1": "ai-random",
+            "num_players": 2, "seat_2": "ai-random",
         })
     game = Game.objects.get(game_name="placegame")
     n = 0
