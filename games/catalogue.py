@@ -61,6 +61,7 @@ _SHIPPED = (
         board="games.boards.nouvellefrance",
         editor="games.editor.nouvellefrance",
         knowledge="ai.nouvellefrance",
+        lessons="games.boards.nouvellefrance.lessons",
     ),
 )
 
