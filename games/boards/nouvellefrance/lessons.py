@@ -57,6 +57,17 @@ def _snowflake_next(engine, state, seat) -> bool:
     return bool(engine.describe_action(state, ("draw",)).get("storms"))
 
 
+def _nothing_playable(engine):
+    """The card choice of the first turn, but with every copy of the three face-up shapes
+    gone from the supply (a constructed state: the engine's own JSON, edited, read back)."""
+    data = engine.state_to_json(_at(4)(engine))
+    for shape in data["display"]:
+        data["removed_pieces"] += [[shape, k] for k, left in enumerate(data["supply"][shape])
+                                   if left]
+        data["supply"][shape] = [False] * len(data["supply"][shape])
+    return engine.state_from_json(data)
+
+
 def _first_legal(engine, state, seat, legal):
     """The lesson's stand-in players: never an ally, else the first legal move."""
     return next((a for a in legal if a[0] in ("skip_huron", "no_ally", "decline")), legal[0])
@@ -69,7 +80,7 @@ LESSON = Lesson(
     game="nouvellefrance",
     title=_("Learn to play Nouvelle-France"),
     intro=_(
-        "Twelve short steps through the first turn of a real game, then scoring. In each "
+        "Thirteen short steps through the first turn of a real game, then scoring. In each "
         "step make the move asked for, on the board below, as you would in a game: the rules "
         "check it."),
     steps=(
@@ -195,6 +206,17 @@ LESSON = Lesson(
             expect=(["coureur"],),
             hints=(Hint(["decline"], _(
                 "You may decline, but this step asks you to use the Coureur des bois.")),),
+        ),
+        Step(
+            key="discard",
+            title=_("No card can be played"),
+            task=_("Every copy of the three face-up shapes is gone: discard one of the cards."),
+            rule=_("When no face-up card can be played, discard one of your choice (a copy "
+                   "of its shape, if any is left, goes back in the box), draw again and "
+                   "choose again."),
+            done=_("The card went to the discard pile and you drew a new one."),
+            position=_nothing_playable,
+            goal=_is("discard"),
         ),
         Step(
             key="adjacency",
