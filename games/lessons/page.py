@@ -32,11 +32,15 @@ def step_url(game: str, number: int, move: Any = None) -> str:
     return f"{url}?{urlencode({'move': json.dumps(move, separators=(',', ':'))})}"
 
 
+#: The seats' names in a lesson (proper names read well in every sentence a board makes
+#: of them: "Ann puts the cards back"; the reader's seat is marked "(you)").
+NAMES = ("Ann", "Ben", "Cleo", "Dan", "Eve", "Finn")
+
+
 def _players(current: LessonStep, count: int) -> tuple[PlayerInfo, ...]:
     return tuple(
-        PlayerInfo(seat=s, name=_("You") if s == current.seat else
-                   _("Opponent %(n)s") % {"n": s + 1} if count > 2 else _("Opponent"),
-                   is_me=s == current.seat)
+        PlayerInfo(seat=s, name=(f"{NAMES[s % len(NAMES)]} ({_('you')})" if s == current.seat
+                                 else NAMES[s % len(NAMES)]), is_me=s == current.seat)
         for s in range(count)
     )
 
@@ -96,6 +100,7 @@ def lesson_context(current: LessonStep, *, outcome: Outcome | None = None, move:
         "my_seat": current.seat,
         "names": names,
         "players": [{"seat": p.seat, "name": p.name, "is_me": p.is_me} for p in players],
+        "me": NAMES[current.seat % len(NAMES)],
         "play_url": here,
         "act_url": reverse("lesson_move", args=[game, current.number]),
         "log": log,
