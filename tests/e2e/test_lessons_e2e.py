@@ -1,4 +1,5 @@
-"""Learn to play (issue 25): each game's lesson completed in the browser, from the home page.
+"""Learn to play (issue 25): each game's lesson completed in the browser, from the home page,
+on a desktop (1366 x 900) and a phone (390 x 844).
 
 For every step the reader picks and plays, on the game's own board, a move the lesson
 accepts (found with the engine and the lesson's own judge, then reached through the board's
@@ -21,7 +22,11 @@ from games.engines import get_engine
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
 
-DESKTOP = {"viewport": {"width": 1366, "height": 900}}
+SCREENS = {
+    "desktop": {"viewport": {"width": 1366, "height": 900}},
+    "phone": {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True},
+}
+DESKTOP = SCREENS["desktop"]
 
 #: The step (by key) where the reader first plays a wrong move, per game.
 WRONG_AT = {"newhaven": "draw-bag", "nouvellefrance": "huron"}
@@ -82,11 +87,12 @@ def _play(page, base: str, game: str, move) -> None:
     button.first.click()
 
 
+@pytest.mark.parametrize("screen", list(SCREENS))
 @pytest.mark.parametrize("game", ["newhaven", "nouvellefrance"])
 def test_a_lesson_is_completed_in_the_browser_with_a_wrong_move_explained(
-        browser, live_url, game):
+        browser, live_url, game, screen):
     lesson = get_lesson(game)
-    ctx = browser.new_context(**DESKTOP)
+    ctx = browser.new_context(**SCREENS[screen])
     page = ctx.new_page()
     page.set_default_timeout(TIMEOUT)
     watch = Watch(page)
