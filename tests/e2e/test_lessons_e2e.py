@@ -71,6 +71,10 @@ def _moves(game: str, step):
     return right[0], wrong[0], judge(engine, step, state, wrong[0])
 
 
+_IN_VIEW = """id => { const r = document.getElementById(id).getBoundingClientRect();
+  return r.top >= -2 && r.top < window.innerHeight - 40; }"""
+
+
 def _play(page, base: str, game: str, move) -> None:
     """Reach the move's button through the board's picks (links, swapped in by HTMX), then
     press it."""
@@ -109,12 +113,15 @@ def test_a_lesson_is_completed_in_the_browser_with_a_wrong_move_explained(
         if step.key == WRONG_AT[game]:
             _play(page, base, game, wrong)
             page.wait_for_selector("#lesson-wrong")
+            # The verdict is brought into view (the board's buttons may be far below it).
+            page.wait_for_function(_IN_VIEW, arg="lesson-wrong")
             assert verdict.explanation in page.locator("#lesson-wrong").inner_text()
             assert page.locator("#lesson-task").is_visible()  # the same step, to try again
             assert_axe_clean(page, f"{game}'s explanation of a wrong move")
             explained = True
         _play(page, base, game, right)
         page.wait_for_selector("#lesson-right")
+        page.wait_for_function(_IN_VIEW, arg="lesson-right")
         assert page.locator("#lesson-wrong").count() == 0
         assert str(step.done) in page.locator("#lesson-right").inner_text()
         assert page.locator("#game-log li").count() == 1  # the engine's event, as text
