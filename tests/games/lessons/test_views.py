@@ -64,6 +64,7 @@ def test_each_step_is_drawn_by_the_board_with_forms_posting_to_the_lesson(
         html = client.get(reverse("lesson_step", args=[game, 1])).content.decode()
     assert escape(lesson.steps[0].task) in html and 'id="lesson-task"' in html
     assert f'class="play play-{game}' in html  # the game's own board layout
+    assert f"<h1>{escape(lesson.title)}</h1>" in html
     # A tile picked (New Haven; Nouvelle-France's Huron buttons are forms at once): the
     # board's forms post the move to the lesson.
     html = client.get(reverse("lesson_step", args=[game, 1]), {"tile": "0"}).content.decode()
@@ -84,6 +85,11 @@ def test_unknown_lessons_and_steps_are_not_found(client, url):
 
 def test_a_game_without_a_lesson_has_no_lesson_page(client, placegame):
     assert client.get(reverse("lesson", args=[placegame.NAME])).status_code == 404
+    home = client.get(reverse("home")).content.decode()
+    assert f'data-game="{placegame.NAME}"' in home  # still listed, without a lesson link
+    assert f'data-lesson="{placegame.NAME}"' not in home and 'data-lesson="newhaven"' in home
+    rules = client.get(reverse("rules", args=[placegame.NAME]))
+    assert rules.status_code != 200 or 'id="rules-lesson"' not in rules.content.decode()
 
 
 @pytest.mark.parametrize("game", ["newhaven", "nouvellefrance"])
