@@ -4,6 +4,7 @@ Entry points::
 
     choose_action(engine, state, seat, level="normal", seed=0) -> Action
     analyse(engine, state, seat, budget) -> [(action, win probability, visits), ...]
+    suggest(engine, state, seat, count=3) -> [(action, win probability, visits), ...]
     level_rating(game, level) -> (mu, sigma)   # OpenSkill, from ai/ratings.json
 
 Levels (see :data:`LEVELS`): ``random`` and ``greedy`` baselines, and ISMCTS at
@@ -64,6 +65,7 @@ __all__ = [
     "level_rating",
     "random_action",
     "search",
+    "suggest",
 ]
 
 
@@ -162,3 +164,30 @@ def analyse(
     """
     result = search(engine, state, seat, budget, seed=seed)
     return [(s.action, s.value, s.visits) for s in result.stats]
+
+
+def suggest(
+    engine: Any,
+    state: State,
+    seat: int,
+    *,
+    count: int = 3,
+    iterations: int | None = None,
+    time_limit: float | None = None,
+    seed: int = 0,
+) -> list[tuple[Action, float, int]]:
+    """The search's best ``count`` actions for ``seat`` (a practice game's hint) as
+    (action, win probability, visits), most visited first.
+
+    Searches as the ``hard`` level does (its options, its budget for this game unless
+    ``iterations`` is given, ``time_limit`` seconds at most), from ``seat``'s information
+    set only: the true state is read through ``determinize`` for ``seat``.  Actions the
+    search never tried come last (a budget cut short by the clock).
+    """
+    if not engine.legal_actions(state, seat):
+        raise ValueError(f"seat {seat} has no legal action")
+    spec = LEVELS["hard"]
+    budget = level_budget(engine, spec) if iterations is None else max(1, iterations)
+    result = search(engine, state, seat, budget, time_limit=time_limit, seed=seed,
+                    params=spec.params)
+    return [(s.action, s.value, s.visits) for s in result.stats[:max(0, count)]]

@@ -6,6 +6,7 @@ from accounts.apis import RegisterApi, TokenApi
 from games.analysis.apis import GameAnalysisApi
 from games.chat.apis import GameChatApi
 from games.play.apis import GameActionApi, GameDetailApi, GameMovesApi
+from games.practice.apis import GameHintApi, GameUndoApi
 from games.ratings.apis import LeaderboardApi, PlayerApi
 from games.replay.apis import GameExportApi, GameReplayApi
 from games.tables.apis import (
@@ -30,6 +31,8 @@ urlpatterns = [
     path("games/<int:game_id>/handover/", GameHandOverApi.as_view(),
          name="api-game-handover"),
     path("games/<int:game_id>/moves/", GameMovesApi.as_view(), name="api-game-moves"),
+    path("games/<int:game_id>/hint/", GameHintApi.as_view(), name="api-game-hint"),
+    path("games/<int:game_id>/undo/", GameUndoApi.as_view(), name="api-game-undo"),
     path("games/<int:game_id>/chat/", GameChatApi.as_view(), name="api-game-chat"),
     path("games/<int:game_id>/replay/", GameReplayApi.as_view(), name="api-game-replay"),
     path("games/<int:game_id>/export/", GameExportApi.as_view(), name="api-game-export"),

@@ -21,6 +21,7 @@ READY_MODULES = (
     "games.analysis.receivers",  # the replay page's analysis panel
     "games.editor.tasks",
     "games.analysis.tasks",
+    "games.practice.tasks",
     "games.periodic",
 )
 

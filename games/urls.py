@@ -5,6 +5,7 @@ from django.urls import include, path
 urlpatterns = [
     path("", include("games.tables.urls")),
     path("", include("games.play.urls")),
+    path("", include("games.practice.urls")),
     path("", include("games.replay.urls")),
     path("", include("games.analysis.urls")),
     path("", include("games.chat.urls")),

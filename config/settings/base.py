@@ -278,6 +278,11 @@ ANALYSIS_CHUNK_SECONDS = float(os.environ.get("ANALYSIS_CHUNK_SECONDS", "2"))
 ANALYSIS_STALL_SECONDS = int(os.environ.get("ANALYSIS_STALL_SECONDS", "60"))
 ANALYSIS_MAX_ATTEMPTS = int(os.environ.get("ANALYSIS_MAX_ATTEMPTS", "3"))
 
+# Practice help (games/practice/): a hint searches this many ISMCTS iterations (0: the
+# hard level's budget for the game) for at most PRACTICE_HINT_SECONDS on the worker.
+PRACTICE_HINT_ITERATIONS = int(os.environ.get("PRACTICE_HINT_ITERATIONS", "0"))
+PRACTICE_HINT_SECONDS = float(os.environ.get("PRACTICE_HINT_SECONDS", "4"))
+
 # Rules editor: a draft publishes after a passing simulation of at least this many games;
 # a check plays in chunks of about this many seconds on the worker (AI turns wait at most
 # one chunk); a check nobody advanced for this long is given up (its worker died).

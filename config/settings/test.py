@@ -53,6 +53,8 @@ CELERY_TASK_ALWAYS_EAGER = True
 ANALYSIS_ITERATIONS = int(os.environ.get("ANALYSIS_ITERATIONS", "8"))
 ANALYSIS_SAMPLES = int(os.environ.get("ANALYSIS_SAMPLES", "2"))
 ANALYSIS_WORLDS = int(os.environ.get("ANALYSIS_WORLDS", "1"))
+# A small hint search: tests check the plumbing (three moves with chances), not the advice.
+PRACTICE_HINT_ITERATIONS = int(os.environ.get("PRACTICE_HINT_ITERATIONS", "60"))
 CELERY_TASK_EAGER_PROPAGATES = True
 AXES_ENABLED = True
 STORAGES = {

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import random
+import time
 from typing import Any
 
 from django.conf import settings
@@ -23,6 +24,8 @@ from games.core.services import AI_KEY_PREFIX, submit_action
 from games.models import Game
 
 logger = logging.getLogger(__name__)
+#: One line per AI move with what it cost (scripts/measure_ai_reply.py reads them).
+timing = logging.getLogger("colonia.timing")
 
 
 def ai_seed(game_seed: int, version: int) -> int:
@@ -44,6 +47,7 @@ def play_one_ai_turn(game_id: int, version: int, *, fallback: bool = False) -> b
     ``fallback`` plays the greedy bot's move instead of the seat's level (after repeated
     failures of the real search), so the game goes on.
     """
+    started = time.time()
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.status != Game.Status.RUNNING or game.version != version:
         return False
@@ -63,6 +67,7 @@ def play_one_ai_turn(game_id: int, version: int, *, fallback: bool = False) -> b
         action = fallback_action(engine, state, seat.index, seed)
     else:
         action = choose_ai_action(engine, state, seat.index, seat.ai_level, seed)
+    searched = time.time()
     try:
         submit_action(
             game=game_id,
@@ -74,6 +79,9 @@ def play_one_ai_turn(game_id: int, version: int, *, fallback: bool = False) -> b
         )
     except StaleVersion:
         return False
+    timing.info("ai-move game=%s version=%s level=%s start=%.3f search_ms=%.1f commit_ms=%.1f",
+                game_id, version, seat.ai_level, started, 1000 * (searched - started),
+                1000 * (time.time() - searched))
     return True
 
 

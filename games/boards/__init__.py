@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+from django.utils.translation import gettext as _
+
 from games import catalogue
 
 __all__ = [
@@ -99,6 +101,14 @@ class Scene:
             if p.seat == seat:
                 return p
         return PlayerInfo(seat=seat, name=str(seat + 1))
+
+    def distinct_name(self, seat: int) -> str:
+        """The seat's name, with its seat number when another seat has the same name (two
+        AIs of one level), as the replay's perspective switch names them."""
+        name = self.player(seat).name
+        if sum(1 for p in self.players if p.name == name) < 2:
+            return name
+        return f"{name} · " + _("Seat %(n)s") % {"n": seat + 1}
 
 
 # --- what a board offers ------------------------------------------------------------------
@@ -178,6 +188,10 @@ class Board:
         fragments: partials re-sent on every update, each one element with a stable ``id``,
             ``data-version`` and ``hx-swap-oob`` when the context's ``oob`` is true.
         final: a partial shown under the final scores once the game is over ("" for none).
+        revealed: the partial of the replay's "Everything revealed" panel ("" for none): what
+            was hidden at that step (hands, bag, deck...) drawn the board's way, from
+            :meth:`present_revealed`; shown only in the revealed perspective of a finished
+            game.
         stylesheets: static paths of the board's CSS, linked from the page head.
         log_in_layout: True when the layout places the generic log itself, with
             ``{% include parts.log %}`` (for example in a side column); otherwise the page
@@ -192,6 +206,7 @@ class Board:
     layout: str = "layout"
     fragments: tuple[str, ...] = ()
     final: str = ""
+    revealed: str = ""
     stylesheets: tuple[str, ...] = ()
     scripts: tuple[str, ...] = ()
     log_in_layout: bool = False
@@ -214,6 +229,7 @@ class Board:
             "layout": self.partial(self.layout),
             "fragments": [self.partial(name) for name in self.fragments],
             "final": self.partial(self.final) if self.final else "",
+            "revealed": self.partial(self.revealed) if self.revealed else "",
             "stylesheets": list(self.stylesheets),
             "scripts": list(self.scripts),
             "log": log,
@@ -229,6 +245,16 @@ class Board:
         Everything else is the board's own business.
         """
         raise NotImplementedError
+
+    def present_revealed(self, scene: Scene) -> dict:
+        """The context of the :attr:`revealed` partial (under ``revealed``), or ``{}``.
+
+        ``scene.view`` is ``engine.reveal(state)`` (its ``revealed`` key holds what was
+        hidden); the replay calls this only in the revealed perspective of a finished game.
+        Draw what each seat held and what the bag, pool or deck still held, with the
+        board's own pictures and translated words -- never the engine's raw keys.
+        """
+        return {}
 
     def event_text(self, event: dict, names: Mapping[int, str], rules: Mapping | None = None
                    ) -> str:

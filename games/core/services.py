@@ -30,7 +30,7 @@ from games.core.errors import (
 )
 from games.core.signals import GameChange, announce, announce_deadline_passed
 from games.engines import IllegalAction, InvalidVariant
-from games.models import Game, Move, Seat
+from games.models import Game, Move, Rewind, Seat
 
 MAX_KEY_LENGTH = 64
 #: Request keys with this prefix belong to the AI task (``ai-{game}-{version}``): a person
@@ -255,6 +255,67 @@ def _submit_action(
     # The clocks, and a finished game's result and ratings, commit with the move.
     announce(game, GameChange("moved", seats=seats, mover=seat, now=now, turns=turns,
                               lobby=game.status == Game.Status.FINISHED))
+    return game
+
+
+# --- taking moves back ----------------------------------------------------------------------
+
+
+def find_rewind(game: Game, key: str) -> Rewind | None:
+    """The rewind ``game`` already made with request key ``key``, if any."""
+    return Rewind.objects.filter(game=game, key=key).first()
+
+
+@transaction.atomic
+def rewind_moves(
+    *, game: Game, seats: list[Seat], seat: int, from_seq: int, version: int, key: str
+) -> Game:
+    """Cut ``game``'s move log back to before move ``from_seq`` (``seat``'s, taken back
+    with every move after it) and refold the game from what is left.
+
+    The caller has locked the game (``locked_game``) and decided the rewind is allowed
+    (a practice game's undo); this checks only that the game still runs at ``version``
+    (``GameNotRunning``, ``StaleVersion``).  The moves are deleted, so the log, the
+    replays and the analyses show the game as finally played; the state is the fold of
+    the shorter log; the version goes *up* (never back: clients and caches key on it), and
+    ``rewinds`` too (caches of the game's steps key on it).  The seats' clocks are left
+    as they are.  Recorded as a ``Rewind`` under ``key`` and announced as ``undone``.
+    """
+    if game.status != Game.Status.RUNNING:
+        raise GameNotRunning(version=game.version)
+    if version != game.version:
+        raise StaleVersion(version=game.version)
+    if not isinstance(key, str) or not key or len(key) > MAX_KEY_LENGTH:
+        raise GameServiceError(_("A request key of 1 to 64 characters is required."))
+    engine = game.engine
+    removed, _by_model = Move.objects.filter(game=game, seq__gte=from_seq).delete()
+    state = engine.new_game(game.variant_data, game.num_players, game.seed)
+    for move in Move.objects.filter(game=game).order_by("seq"):
+        state = engine.apply(state, move.seat, engine.action_from_json(move.action))
+    now = timezone.now()
+    fields: dict[str, Any] = {
+        "version": version + 1,
+        "state_json": engine.state_to_json(state),
+        "to_move": list(engine.to_move(state)),
+        "updated_at": now,
+        "rewinds": game.rewinds + 1,
+    }
+    updated = Game.objects.filter(
+        pk=game.pk, version=version, status=Game.Status.RUNNING
+    ).update(**fields)
+    if updated != 1:
+        raise StaleVersion(version=game.version)  # rolls the deletion back too
+    try:
+        with transaction.atomic():
+            Rewind.objects.create(game=game, key=key, seat=seat, from_seq=from_seq,
+                                  removed=removed, version=version + 1)
+    except IntegrityError as exc:  # the same key, concurrently
+        raise StaleVersion() from exc
+    for name, value in fields.items():
+        setattr(game, name, value)
+    # Every viewer refetches the whole position (its log lost rows); an AI seat now to
+    # move gets its turn; the nav's counts follow whose turn it is.
+    announce(game, GameChange("undone", seats=seats, mover=seat, now=now))
     return game
 
 

@@ -46,8 +46,10 @@ class GameChange:
 
     ``kind``: ``opened``, ``joined``, ``left``, ``aborted``, ``started``, ``moved``,
     ``departed``, ``repeated`` (a request key seen before: nothing changed, the hints of
-    the first time go out again).  ``seats``: the game's seats as the write loaded them
-    (``None``: not loaded; a receiver that needs them reads them).  ``mover``: the seat that acted.
+    the first time go out again), ``undone`` (moves taken back: the log was cut and the
+    game refolded, every viewer must see the whole position again).  ``seats``: the game's
+    seats as the write loaded them (``None``: not loaded; a receiver that needs them reads
+    them).  ``mover``: the seat that acted.
     ``lobby``: the list of open tables (or a table's card) changed.  ``turns``: whose turn
     it is may have changed (the nav's counts of the people seated).  ``departed``: the
     user a departure took a seat from (their counts change too).  ``now``: the write's

@@ -110,19 +110,21 @@ def _send(group: str, message: dict) -> bool:
     return False  # pragma: no cover - the loop always returns
 
 
-def game_updated(game_id: int, version: int, *, seats: bool = True) -> bool:
+def game_updated(game_id: int, version: int, *, seats: bool = True,
+                 whole: bool = False) -> bool:
     """Tell the game's sockets that it reached ``version``.
 
     ``hint`` is a random id of this notice: sockets of one viewer kind share one render
     per hint (``games.live.fragment_cache``); it says nothing about the game.  ``seats``:
     who sits where may have changed (a join, a departure...), so each signed-in socket
-    looks its viewer's seat up again; a move leaves the seats as they were.
+    looks its viewer's seat up again; a move leaves the seats as they were.  ``whole``:
+    the log lost moves (an undo), so the pages get it whole rather than appended to.
     """
-    return _send(
-        game_group(game_id),
-        {"type": "game.updated", "game_id": int(game_id), "version": int(version),
-         "hint": secrets.token_hex(8), "seats": bool(seats)},
-    )
+    message = {"type": "game.updated", "game_id": int(game_id), "version": int(version),
+               "hint": secrets.token_hex(8), "seats": bool(seats)}
+    if whole:
+        message["whole"] = True
+    return _send(game_group(game_id), message)
 
 
 def session_ended(user_id: int) -> bool:

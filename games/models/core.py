@@ -114,6 +114,9 @@ class Game(models.Model):
     #: The level of the AI that takes over a seat.
     takeover_level = models.CharField(_("AI level taking over"), max_length=16,
                                       choices=AI_LEVEL_CHOICES, default="normal")
+    #: How many times the move log was cut back (``Rewind``: a practice game's undo).
+    #: Caches of a game's steps key on it: after a rewind, step K may be another state.
+    rewinds = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["-created_at"]
@@ -243,3 +246,29 @@ class Move(models.Model):
         return f"{self.game_id}#{self.seq} seat {self.seat}"
 
 
+
+
+class Rewind(models.Model):
+    """One cut of a game's move log (a practice game's undo): the moves from ``from_seq``
+    on were deleted and the game refolded from the rest; ``key`` makes it idempotent."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rewind_log")
+    key = models.CharField(max_length=64)
+    #: The seat whose move was taken back (with every move after it).
+    seat = models.PositiveSmallIntegerField()
+    #: The first move removed, how many were removed, and the version the rewind made.
+    from_seq = models.PositiveIntegerField()
+    removed = models.PositiveIntegerField()
+    version = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "key"], name="unique_rewind_key"),
+        ]
+        verbose_name = _("undone move")
+        verbose_name_plural = _("undone moves")
+
+    def __str__(self) -> str:
+        return f"{self.game_id}: seat {self.seat} back from #{self.from_seq}"

@@ -118,7 +118,7 @@ class GameConsumer(ViewerConsumer):
         nudge_if_stalled(game=game)
         return True
 
-    def _render(self, hinted: int, hint: str) -> str | None:
+    def _render(self, hinted: int, hint: str, whole: bool = False) -> str | None:
         """This viewer's fragments; ``None`` once the game is gone.
 
         The log part holds the moves after the version before the hint's
@@ -126,6 +126,7 @@ class GameConsumer(ViewerConsumer):
         version the game has reached since; any page further behind refetches.  So the
         fragments depend on the hint and the viewer kind only, and are shared.  The game
         is read once per hint in this process, whatever the number of viewer kinds.
+        ``whole``: the log lost moves (an undo): it is sent whole, replacing the page's.
         """
         game = hint_loads.get((self.game_id, hint), lambda: get_game_or_none(self.game_id))
         if game is None:
@@ -133,7 +134,8 @@ class GameConsumer(ViewerConsumer):
         with translation.override(self.language):
             return render_fragments(game, self.user, csrf_token=self.csrf,
                                     base_url=self.base_url,
-                                    log_since=min(max(hinted - 1, 0), game.version))
+                                    log_since=None if whole
+                                    else min(max(hinted - 1, 0), game.version))
 
     def _render_end(self) -> str | None:
         """Only the end-of-game actions (a rematch was asked for)."""
@@ -163,8 +165,9 @@ class GameConsumer(ViewerConsumer):
             # Off the process's one thread for sync code: a render must not queue behind
             # the HTTP views that thread also runs (a small pool of its own).
             hint = str(event.get("hint") or event.get("version"))
+            whole = bool(event.get("whole"))
             fragments = await fragment_cache.get(
-                key, lambda: run_render(self._render, hinted, hint))
+                key, lambda: run_render(self._render, hinted, hint, whole))
         except Exception:
             logger.warning("socket push failed: closing with %d", CLOSE_LAYER_FAILED,
                            exc_info=True)

@@ -29,6 +29,7 @@ from games.core.selectors import (
     seats_of,
 )
 from games.models import Game
+from games.practice.selectors import practice_panel
 from games.tables.selectors import clock_row, describe_clock, summarize_game
 
 #: The template of the generic page; its partials wrap the board's.
@@ -152,6 +153,8 @@ def play_context(
             "end": end_actions(game, viewer, seat) if over else None,
             "can_leave": not over and seat is not None,
             "ended_by": (game.result or {}).get("ended_by", "") if over else "",
+            # Hint and undo: practice games only (unrated, every other seat the AI).
+            "practice": None if over else practice_panel(game, seat, seats),
         }
     )
     return context

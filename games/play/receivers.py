@@ -14,6 +14,7 @@ from games.models import Game
 @receiver(game_committed, dispatch_uid="play.hint_sockets")
 def hint_sockets(*, game: Game, change: GameChange, **_kwargs: Any) -> None:
     """Tell the game's sockets its new version (each renders its own viewer's view); a
-    move leaves every viewer in the seat they had."""
+    move leaves every viewer in the seat they had; after an undo the log goes whole."""
+    extra = {"whole": True} if change.kind == "undone" else {}
     broadcast.game_updated(game.pk, game.version,
-                           seats=change.kind not in ("moved", "repeated"))
+                           seats=change.kind not in ("moved", "repeated"), **extra)

@@ -73,28 +73,6 @@ def _event_text(board: Board | None, event: dict, names: dict[int, str], rules: 
     return default_event_text(event, names)
 
 
-def _revealed_rows(value: Any, depth: int = 0) -> list[dict]:
-    """The ``revealed`` part of ``engine.reveal`` as nested ``{label, text, rows}`` rows, for
-    a generic display (boards draw the public part; this lists what was hidden)."""
-    if isinstance(value, dict):
-        items = [(str(k), v) for k, v in value.items()]
-    elif isinstance(value, list):
-        items = [(str(i + 1), v) for i, v in enumerate(value)]
-    else:
-        items = [("", value)]
-    rows = []
-    for label, item in items:
-        nested = isinstance(item, dict) or (
-            isinstance(item, list) and any(isinstance(v, dict | list) for v in item))
-        if nested and depth < 6:
-            rows.append({"label": label, "text": "", "rows": _revealed_rows(item, depth + 1)})
-        elif isinstance(item, list):
-            rows.append({"label": label, "text": ", ".join(map(str, item)) or "—", "rows": []})
-        else:
-            rows.append({"label": label, "text": "—" if item is None else str(item), "rows": []})
-    return rows
-
-
 def event_texts(replay: ReplayStep, board: Board | None, names: dict[int, str],
                 rules: dict) -> list[str]:
     """The log line of every move (``board.event_text``), cached per game, language and
@@ -172,12 +150,17 @@ def replay_context(replay: ReplayStep, viewer: Any, *, csrf_token: str = "",
     ]
     parts = None
     presented: dict = {}
+    # The revealed panel (None: hidden): only in the revealed perspective, which the
+    # selector allows for finished games only; the board draws what was hidden.
+    revealed: dict | None = {} if perspective.revealed else None
     if board is not None:
         parts = board.parts(log=f"{REPLAY_TEMPLATE}#events")
         players = players_of(game, perspective.seat)
         scene = Scene(view=replay.view, rules=rules, seat=perspective.seat, players=players,
                       legal=(), selection={}, version=step, interactive=False)
         presented = board.present(scene)
+        if perspective.revealed and board.revealed:
+            revealed = board.present_revealed(scene)
     scores = presented.get("scores") or replay.view.get("scores") or []
     to_move = [] if replay.view.get("is_over") else list(replay.view.get("to_move") or [])
     players_rows = [
@@ -233,8 +216,7 @@ def replay_context(replay: ReplayStep, viewer: Any, *, csrf_token: str = "",
         "base_url": base_url,
         "play_url": reverse("play", args=[game.pk]),
         "export_url": reverse("api-game-export", args=[game.pk]),
-        "revealed": (_revealed_rows(replay.view.get("revealed") or {})
-                     if perspective.revealed else None),
+        "revealed": revealed,
         "seed": replay.seed,
     }
     before = parse_shown(shown) if oob else None

@@ -14,8 +14,9 @@ and nothing else decides the rules:
 
 A step ``K`` is the state after the first ``K`` moves (``0`` is the deal), the fold of
 ``games.engines.replay.fold``.  States are checkpointed in the project's cache every
-:data:`CHECKPOINT_EVERY` steps (moves never change once made), so a step folds at most
-that many actions; a cache that is down only makes replays fold from the deal.
+:data:`CHECKPOINT_EVERY` steps (moves never change once made; a practice undo that cuts
+the log back changes the keys, ``Game.rewinds``), so a step folds at most that many
+actions; a cache that is down only makes replays fold from the deal.
 """
 
 from __future__ import annotations
@@ -162,8 +163,10 @@ def cache_key(game: Game, *parts: Any) -> str:
     """A cache key of ``game``'s replay data (``parts`` name the datum)."""
     # The seed and the start make keys unique even where ids are reused (test databases).
     started = game.started_at.timestamp() if game.started_at else 0
+    # A game whose log was cut back (a practice undo) may have another move K since.
+    rewinds = getattr(game, "rewinds", 0) or 0
     return ":".join(["replay", str(game.pk), str(game.seed), f"{started:.6f}",
-                     *map(str, parts)])
+                     *([f"r{rewinds}"] if rewinds else []), *map(str, parts)])
 
 
 def cache_get_many(keys: list[str]) -> dict[str, Any]:

@@ -20,6 +20,7 @@
  * - Order: an HTTP response older than what the page shows, or overtaken by a later request
  *   of the player, is not swapped in; log rows already shown are not appended twice
  *   (socket pushes and responses may cross).
+ * - Hints (practice games): the board's buttons of the hint's moves get class "hinted".
  * - Copy buttons: [data-copy-from="#selector"] copies that input's value.  (Not data-copy:
  *   boards put their choices' data there, e.g. the number of a piece's copy.)
  */
@@ -131,9 +132,11 @@
 
   var issued = 0; // requests sent; a response to an older one than the last is dropped
 
+  // The chat and the practice hint's panel (it polls) are not moves: they neither order
+  // the player's requests nor reveal anything.
   function fromChat(evt) {
     var elt = evt.detail && evt.detail.elt;
-    return !!(elt && elt.closest && elt.closest("[data-chat]"));
+    return !!(elt && elt.closest && elt.closest("[data-chat], [data-aside]"));
   }
 
   document.addEventListener("htmx:beforeRequest", function (evt) {
@@ -142,6 +145,9 @@
   });
 
   document.addEventListener("htmx:beforeSwap", function (evt) {
+    // A hint's answer for a panel an update has replaced since (a version it left).
+    var target = evt.detail.target;
+    if (target && !target.isConnected) { evt.detail.shouldSwap = false; return; }
     if (fromChat(evt)) return;
     var seq = evt.detail.xhr && evt.detail.xhr.coloniaSeq;
     if (seq && seq < issued) evt.detail.shouldSwap = false; // the player has moved on
@@ -173,6 +179,27 @@
   }
   document.addEventListener("htmx:afterSettle", settleNow);
   document.addEventListener("htmx:wsAfterMessage", settleNow);
+
+  // A practice hint's moves light up on the board: each button posting the same action
+  // as a row of the hint gets the class "hinted" (and the row's rank).
+  function markHints() {
+    var rows = document.querySelectorAll("#hint-moves [data-hint-action]");
+    var ranks = {};
+    rows.forEach(function (row) {
+      var action = row.getAttribute("data-hint-action");
+      if (!(action in ranks)) ranks[action] = row.getAttribute("data-hint-rank");
+    });
+    document.querySelectorAll("#play-root button[data-action]").forEach(function (button) {
+      var rank = ranks[button.getAttribute("data-action")];
+      button.classList.toggle("hinted", !!rank);
+      if (rank) button.setAttribute("data-hinted", rank);
+      else button.removeAttribute("data-hinted");
+    });
+  }
+  document.addEventListener("htmx:afterSettle", markHints);
+  document.addEventListener("htmx:wsAfterMessage", markHints);
+  if (document.readyState !== "loading") markHints();
+  else document.addEventListener("DOMContentLoaded", markHints);
 
   document.addEventListener("click", function (evt) {
     var button = evt.target.closest ? evt.target.closest("[data-copy-from]") : null;

@@ -219,3 +219,26 @@ def test_a_game_gets_its_knowledge_from_the_catalogue_and_loses_it_when_unregist
     finally:
         unregister_game(ENGINE.name)
     assert isinstance(get_knowledge(ENGINE), GenericKnowledge)
+
+
+def test_suggest_gives_the_best_moves_with_chances_and_never_peeks():
+    """A practice game's hint: the best ``count`` legal moves, most visited first, each
+    with a win chance; twins the seat cannot tell apart get the same hint."""
+    best = ai.suggest(ENGINE, winning_position(), 0, count=3, iterations=300)
+    assert [a for a, _p, _v in best] == [("bid", 7), ("bid", 1)]  # only two are legal
+    assert best[0][1] > best[1][1] and all(0.0 <= p <= 1.0 for _a, p, _v in best)
+    checked = 0
+    for index, (state, seat) in enumerate(random_positions(12, players=3, seed=4)):
+        one = ENGINE.determinize(state, seat, random.Random(100 + index))
+        two = ENGINE.determinize(state, seat, random.Random(200 + index))
+        if one == two:
+            continue
+        checked += 1
+        hint = ai.suggest(ENGINE, one, seat, iterations=80, seed=index)
+        assert hint == ai.suggest(ENGINE, two, seat, iterations=80, seed=index)
+        legal = ENGINE.legal_actions(state, seat)
+        assert 1 <= len(hint) <= 3 and all(a in legal for a, _p, _v in hint)
+        assert len({a for a, _p, _v in hint}) == len(hint)
+        visits = [v for _a, _p, v in hint]
+        assert visits == sorted(visits, reverse=True)
+    assert checked >= 6

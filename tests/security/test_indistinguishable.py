@@ -15,6 +15,7 @@ nearest checkpoint), so the replay's rendering is compared the same way.
 
 from __future__ import annotations
 
+import os
 import random
 import re
 from typing import Any
@@ -48,8 +49,11 @@ NOISE = [
     (re.compile(r'(name="key" value=")[0-9a-f]{32}'), r"\1"),
     (re.compile(r'(<meta name="csrf-token" content=")[^"]*'), r"\1"),
 ]
-#: Random plies before the comparison (mid-game for every variant and player count).
+#: Random plies before each comparison (mid-game for every variant and player count):
+#: ``make test-long`` compares at both positions of every game and player count; the quick
+#: profile at one of them, alternating over the parameters so both depths stay covered.
 PLIES = (11, 31)
+LONG = os.environ.get("HYPOTHESIS_PROFILE") == "long"  # as tests/conftest.py decides
 
 
 def clean(text: str) -> str:
@@ -121,7 +125,8 @@ def outputs(game_id: int, user: Any, state_json: dict, steps: int) -> dict[str, 
     return got
 
 
-GAMES = [(name, n) for name in ("newhaven", "nouvellefrance") for n in (2, 3, 4)]
+GAME_NAMES = ("newhaven", "nouvellefrance")
+GAMES = [(name, n) for name in GAME_NAMES for n in (2, 3, 4)]
 
 
 @pytest.mark.parametrize(("name", "players"), GAMES)
@@ -133,7 +138,8 @@ def test_every_output_depends_only_on_the_viewers_observation(
     rng = random.Random(players)
     compared = differing = 0
     done = 0
-    for plies in PLIES:
+    positions = PLIES if LONG else (PLIES[(players + GAME_NAMES.index(name)) % len(PLIES)],)
+    for plies in positions:
         game = play(game, users, plies - done, rng)
         done = plies
         assert game.status == Game.Status.RUNNING, "the position must be mid-game"
@@ -157,4 +163,4 @@ def test_every_output_depends_only_on_the_viewers_observation(
         cache.clear()
     # The twins really differed in hidden state (else the comparison proved nothing).
     assert differing > 0
-    assert compared == len(PLIES) * (players + 2) * 10
+    assert compared == len(positions) * (players + 2) * 10

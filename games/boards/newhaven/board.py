@@ -18,6 +18,7 @@ board only groups them.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -28,6 +29,9 @@ from games.boards import Board, Choice, Pick, Scene
 from games.boards.newhaven import drawing
 from games.boards.newhaven.drawing import cell_name, resource_label
 from games.boards.newhaven.events import event_text
+
+#: How many of the next buildings out of the bag the revealed panel shows.
+NEXT_SHOWN = 5
 
 PHASES = {
     "harvest": gettext_lazy("Harvest: place a harvest tile or the shipment"),
@@ -92,6 +96,7 @@ class NewHavenBoard(Board):
     layout = "layout"
     fragments = ("board", "track", "hand", "village", "villages")
     final = "final"
+    revealed = "revealed"
     stylesheets = ("css/boards/newhaven.css",)
     log_in_layout = True
 
@@ -158,6 +163,9 @@ class NewHavenBoard(Board):
             "my_turn": my_turn,
             # A replay shows the hand and village of the seat whose view it is, not "yours".
             "replay": not scene.interactive,
+            # The replay's revealed perspective (``engine.reveal``): the hands are in the
+            # revealed panel, not "hidden from spectators".
+            "everything": "revealed" in view,
             "over": over,
             "phase": phase,
             "active_name": names.get(active, "") if active is not None else "",
@@ -203,6 +211,69 @@ class NewHavenBoard(Board):
                 players, key=lambda p: (-p["score"], p["empty_spaces"], p["buildings_in_hand"])
             ),
             "winners": view.get("winners", []),
+        }
+
+    # -- everything revealed (the replay of a finished game) ----
+
+    def present_revealed(self, scene: Scene) -> dict:
+        """What was hidden at this step, drawn as the board draws it: each seat's harvest
+        tiles, buildings (those drawn blind ringed) and unplayed shipment; the bag as a
+        count per building with the next ones out; the pool's tiles, next drawn first.
+
+        Reads ``engine.reveal``'s ``revealed`` (``pool``, ``bag``, ``hands``,
+        ``shipments``): the replay calls it only for a finished game.
+        """
+        view = scene.view
+        hidden = view.get("revealed") or {}
+        rules = scene.rules
+        resources = list(rules.get("resources") or view.get("markers", {}).keys())
+        looks = drawing.looks(resources)
+
+        def token(b: dict, blind: bool = False) -> dict:
+            look = looks.get(b["resource"]) or drawing.looks([b["resource"]])[b["resource"]]
+            return {**b, "blind": blind, "look": look, "label": resource_label(b["resource"])}
+
+        def tile(squares: list[str]) -> Any:
+            return drawing.tile_svg(squares, looks, label=_tile_label(squares))
+
+        shipments = hidden.get("shipments") or []
+        seats = []
+        for i, hand in enumerate(hidden.get("hands") or []):
+            ship = shipments[i] if i < len(shipments) else None
+            cell = (ship or {}).get("cell")
+            seats.append({
+                "seat": i,
+                "name": scene.distinct_name(i),
+                "tiles": [tile(squares) for squares in hand.get("tiles", [])],
+                "buildings": [token(b) for b in hand.get("public_buildings", [])]
+                + [token(b, blind=True) for b in hand.get("private_buildings", [])],
+                "shipment": tile(ship["squares"]) if ship else None,
+                "shipment_cell": cell_name(*cell) if cell else "",
+            })
+        bag = hidden.get("bag") or []
+        counts = Counter((b["resource"], b["number"]) for b in bag)
+        numbers = sorted({n for _res, n in counts}
+                         | set(range(1, max((n for _res, n in counts), default=0) + 1)))
+        in_bag = [r for r in looks if any(counts[(r, n)] for n in numbers)]
+        in_bag += [r for r, _n in counts if r not in in_bag]
+        bag_rows = [
+            {
+                "look": looks.get(r) or drawing.looks([r])[r],
+                "label": resource_label(r),
+                "counts": [counts[(r, n)] for n in numbers],
+                "total": sum(counts[(r, n)] for n in numbers),
+            }
+            for r in dict.fromkeys(in_bag)
+        ]
+        pool = hidden.get("pool") or []
+        return {
+            "seats": seats,
+            "bag_count": len(bag),
+            "bag_numbers": numbers,
+            "bag_rows": bag_rows,
+            "bag_next": [token(b) for b in bag[:NEXT_SHOWN]],
+            "pool_count": len(pool),
+            "pool": [tile(squares) for squares in pool],
         }
 
     @staticmethod

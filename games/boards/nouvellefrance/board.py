@@ -60,6 +60,10 @@ class Selection:
         self.site: str | None = site if isinstance(site, str) and site else None
 
 
+#: The deck's name of a snowflake card (``engine.reveal``).
+SNOWFLAKE = "snowflake"
+
+
 def _by_tag(legal: tuple | list) -> dict[str, list[list]]:
     out: dict[str, list[list]] = {}
     for action in legal:
@@ -98,6 +102,7 @@ class NouvelleFranceBoard(Board):
     layout = "layout"
     fragments = ("sites", "turn", "table", "players")
     final = "final"
+    revealed = "revealed"
     stylesheets = ("css/boards/nouvellefrance.css",)
     scripts = ("js/boards/nouvellefrance.js",)
     log_in_layout = True
@@ -167,6 +172,61 @@ class NouvelleFranceBoard(Board):
             "tiebreak_piece": shape_label(str(rules.get("tiebreak_bonus_piece") or "")),
             "has_tiebreak_piece": bool(rules.get("tiebreak_bonus_piece")),
             "pending_points": (view.get("pending") or {}).get("points"),
+        }
+
+    # -- everything revealed (the replay of a finished game) ----
+
+    def present_revealed(self, scene: Scene) -> dict:
+        """What was hidden at this step, drawn as the table draws cards: the deck, top
+        first, pile by pile (a run of cards from one pile; a Huron reorder may mix the top
+        ones), with its snowflakes and a count per shape; and the top cards each seat knew
+        from its Huron.
+
+        Reads ``engine.reveal``'s ``revealed`` (``deck``, ``deck_piles``,
+        ``huron_known``): the replay calls it only for a finished game.
+        """
+        view = scene.view
+        hidden = view.get("revealed") or {}
+        shapes = {s["name"]: s for s in scene.rules.get("shapes", [])}
+
+        def card(name: str) -> dict:
+            label = shape_label(name)
+            return {
+                "name": name,
+                "label": label,
+                "flake": name == SNOWFLAKE,
+                "svg": None if name == SNOWFLAKE else drawing.flat_svg(
+                    shapes.get(name, {}).get("cells", []), [], {}, label=label),
+            }
+
+        deck = list(hidden.get("deck") or [])
+        piles = list(hidden.get("deck_piles") or [])
+        runs: list[dict] = []
+        for k, name in enumerate(deck):
+            pile = piles[k] if k < len(piles) else None
+            if not runs or runs[-1]["pile"] != pile:
+                runs.append({"pile": pile, "cards": []})
+            runs[-1]["cards"].append(card(name))
+        counts = Counter(deck)
+        by_shape = [
+            {**card(name), "count": counts[name]}
+            for name in [*shapes, *counts] if counts.get(name)
+        ]
+        by_shape = list({c["name"]: c for c in by_shape}.values())
+        seats = [
+            {
+                "seat": i,
+                "name": scene.distinct_name(i),
+                "cards": [card(name) for name in known],
+            }
+            for i, known in enumerate(hidden.get("huron_known") or [])
+        ]
+        return {
+            "deck_count": len(deck),
+            "flakes": counts.get(SNOWFLAKE, 0),
+            "runs": runs,
+            "by_shape": [c for c in by_shape if not c["flake"]],
+            "seats": seats,
         }
 
     # -- headline, prompt, what others are doing ----

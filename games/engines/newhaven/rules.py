@@ -339,7 +339,7 @@ def _end_turn(ns: State) -> None:
         ns.shipment_cell = -1
     elif ns.pool:
         pool = ns.pool = list(ns.pool)
-        p.tiles.append(pool.pop())
+        p.tiles = [*p.tiles, pool.pop()]
     p.turns += 1
     ns.turn += 1
     ns.sharer = -1
@@ -439,11 +439,12 @@ def _harvest(st: State, seat: int, a: tuple) -> State:
                 )
     ns = st.copy()
     np = ns.mutable_player(seat)
-    tile = np.tiles.pop(i)
+    tiles = np.tiles = list(np.tiles)
+    tile = tiles.pop(i)
     _place(ns, cell, (TILE, tile, rot), sq)
     if cell in ns.clearings:
         clearing = ns.clearings = dict(ns.clearings)
-        np.public_buildings.append(clearing.pop(cell))
+        np.public_buildings = [*np.public_buildings, clearing.pop(cell)]
     ns.markers = gather(cv, ns.squares, cell)
     ns.phase = BUILD
     ns.built = False
@@ -473,7 +474,7 @@ def _ship(st: State, seat: int, a: tuple) -> State:
     _place(ns, cell, (SHIP_DOWN, tile, r), (r, r, r, r))
     if cell in ns.clearings:
         clearing = ns.clearings = dict(ns.clearings)
-        np.public_buildings.append(clearing.pop(cell))
+        np.public_buildings = [*np.public_buildings, clearing.pop(cell)]
     ns.shipment_cell = cell
     ns.markers = gather(cv, ns.squares, cell)
     ns.phase = BUILD
@@ -534,11 +535,18 @@ def _build(st: State, seat: int, a: tuple) -> State:
     markers[r] -= cv.space_cost[s]
     p = ns.mutable_player(seat)
     if code in p.public_buildings:
-        p.public_buildings.remove(code)
+        p.public_buildings = hand = list(p.public_buildings)
+        hand.remove(code)
         known = 1
     else:
-        p.private_buildings.remove(code)
+        p.private_buildings = hand = list(p.private_buildings)
+        hand.remove(code)
         known = 1 if up else 0
+    # The village's lists are shared with the previous state (mutable_player): replace.
+    p.village = list(p.village)
+    p.built_turns = list(p.built_turns)
+    p.build_counts = list(p.build_counts)
+    p.colour_masks = list(p.colour_masks)
     bit = 1 << s
     old = p.village[s]
     if old >= 0:
@@ -602,7 +610,8 @@ def _draw_market(st: State, seat: int, a: tuple) -> State:
     ns = st.copy()
     market = ns.market = list(ns.market)
     market.remove(code)
-    ns.mutable_player(seat).public_buildings.append(code)
+    p = ns.mutable_player(seat)
+    p.public_buildings = [*p.public_buildings, code]
     _after_draw(ns)
     return ns
 
@@ -617,7 +626,8 @@ def _draw_bag(st: State, seat: int, a: tuple) -> State:
         raise IllegalAction("Your first building must come from the market.")
     ns = st.copy()
     bag = ns.bag = list(ns.bag)
-    ns.mutable_player(seat).private_buildings.append(bag.pop())
+    p = ns.mutable_player(seat)
+    p.private_buildings = [*p.private_buildings, bag.pop()]
     _after_draw(ns)
     return ns
 

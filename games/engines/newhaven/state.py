@@ -128,6 +128,25 @@ class Player:
         p.turns = self.turns
         return p
 
+    def shallow(self) -> Player:
+        """A copy that shares its lists: whoever changes one replaces it first
+        (copy-on-write; most actions change one list of one player, or none)."""
+        p = Player.__new__(Player)
+        p.tiles = self.tiles
+        p.shipment = self.shipment
+        p.shipment_rotation = self.shipment_rotation
+        p.shipment_played = self.shipment_played
+        p.public_buildings = self.public_buildings
+        p.private_buildings = self.private_buildings
+        p.village = self.village
+        p.built_turns = self.built_turns
+        p.build_counts = self.build_counts
+        p.colour_masks = self.colour_masks
+        p.occupied = self.occupied
+        p.face_up_mask = self.face_up_mask
+        p.turns = self.turns
+        return p
+
     def key(self) -> tuple:
         """Everything that identifies this player's data."""
         return (
@@ -228,9 +247,10 @@ class State:
         return s
 
     def mutable_player(self, seat: int) -> Player:
-        """Replace player ``seat`` by a private copy (copy-on-write) and return it."""
+        """Replace player ``seat`` by a private shallow copy and return it: its lists are
+        still shared, so the caller replaces a list before changing it."""
         players = list(self.players)
-        p = players[seat] = players[seat].copy()
+        p = players[seat] = players[seat].shallow()
         self.players = tuple(players)
         return p
 

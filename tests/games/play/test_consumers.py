@@ -199,8 +199,20 @@ def play_random_step(game, users, rng, step):
     ]
 
 
+async def test_no_hidden_information_in_socket_messages_over_an_opening():
+    """Every message of the first 40 moves shows each socket its own hand and nobody
+    else's (the whole game: the ``long`` test below; the leak property at positions over
+    whole games: tests/security/test_indistinguishable.py)."""
+    await _sockets_show_own_hands_only(limit=40)
+
+
+@pytest.mark.long
 async def test_no_hidden_information_in_socket_messages_over_a_whole_game():
     """Every message of a whole game shows each socket its own hand and nobody else's."""
+    await _sockets_show_own_hands_only(limit=None)
+
+
+async def _sockets_show_own_hands_only(*, limit: int | None) -> None:
     import random
 
     game, (ann, bob, eve) = await setup_game()
@@ -212,7 +224,8 @@ async def test_no_hidden_information_in_socket_messages_over_a_whole_game():
     # What each client shows: sockets send only the fragments that changed, so the
     # client's page is the fragments received so far, swapped in by id.
     screens: list[dict[str, str]] = [{} for _ in sockets]
-    while (result := await play_random_step(game, (ann, bob), rng, moves)) is not None:
+    while (limit is None or moves < limit) and (
+            result := await play_random_step(game, (ann, bob), rng, moves)) is not None:
         moves += 1
         version, hands = result
         for index, socket in enumerate(sockets):
@@ -232,7 +245,7 @@ async def test_no_hidden_information_in_socket_messages_over_a_whole_game():
                 assert blind == hands[index][1], (moves, index)
             else:  # the spectator: no hand at all
                 assert tiles == set() and blind == set(), moves
-    assert moves > 100  # a whole game
+    assert moves == limit if limit else moves > 100  # the opening, or a whole game
     for socket in sockets:
         await socket.disconnect()
 

@@ -1,0 +1,133 @@
+"""Reads of practice help: is a game a practice game, the hint of a version, the panel.
+
+A *practice game* is unrated and every seat but the viewer's is the AI, and always was
+(no person ever held it: a person who left counts as a game with people).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import uuid
+from typing import Any
+
+from django.core.cache import cache
+from django.urls import reverse
+
+from games.boards import default_event_text, get_board
+from games.core.selectors import current_state, rule_data, seats_of
+from games.models import Game, Move, Seat
+
+logger = logging.getLogger(__name__)
+
+#: How many moves a hint shows.
+HINT_MOVES = 3
+
+
+def is_practice(game: Game, seats: list[Seat] | None = None, *, seat: int | None) -> bool:
+    """Whether ``game`` is a practice game for ``seat`` (a person's seat): unrated, and
+    every other seat is the AI and never had a person (``seats``: already loaded)."""
+    if game.rated or seat is None:
+        return False
+    seats = seats_of(game) if seats is None else seats
+    mine = next((s for s in seats if s.index == seat), None)
+    if mine is None or mine.user_id is None:
+        return False
+    return all(s.is_ai and s.left_user_id is None for s in seats if s.index != seat)
+
+
+def hint_key(game: Game, version: int, seat: int) -> str:
+    """The cache key of ``seat``'s hint at ``version`` (the start makes ids reused by
+    test databases harmless)."""
+    started = game.started_at.timestamp() if game.started_at else 0
+    return f"practice-hint:{game.pk}:{started:.6f}:{version}:{seat}"
+
+
+def hint_seed(game: Game, version: int, seat: int) -> int:
+    """The search's seed: the game's id, version and seat only -- never its seed."""
+    digest = hashlib.blake2b(f"hint:{game.pk}:{version}:{seat}".encode(),
+                             digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+def stored_hint(game: Game, version: int, seat: int) -> dict | None:
+    """What the cache holds of the hint: ``{"status": "pending" | "done" | "failed",
+    "moves"?: [{action, win, visits}]}``, ``None`` when nothing (or the cache is down)."""
+    try:
+        found = cache.get(hint_key(game, version, seat))
+    except Exception:
+        logger.warning("hint cache unavailable (get)", exc_info=True)
+        return None
+    return found if isinstance(found, dict) else None
+
+
+def canonical(action: Any) -> str:
+    """An action's JSON as the board's buttons carry it (``data-action``)."""
+    return json.dumps(action, separators=(",", ":"), sort_keys=True)
+
+
+def hint_rows(game: Game, found: dict) -> list[dict]:
+    """The hint's moves in the board's own words: ``[{text, win, percent, action,
+    action_json}]``.
+
+    Each is the board's log line of the move's event (``engine.describe_action``), as
+    the log will show it once played; ``action_json`` is the text of the action the
+    board's buttons carry (``data-action``).
+    """
+    engine = game.engine
+    state = current_state(game)
+    board = get_board(game.game_name)
+    names = {s.index: s.display_name for s in seats_of(game)}
+    rules = rule_data(game.game_name, game.variant_data)
+    rows = []
+    for move in found.get("moves") or []:
+        try:
+            event = engine.describe_action(state, engine.action_from_json(move["action"]))
+        except Exception:  # not a move of this state (should not happen: keyed by version)
+            continue
+        if not isinstance(event, dict):
+            text = str(event)
+        elif board is not None:
+            text = board.event_text(event, names, rules)
+        else:
+            text = default_event_text(event, names)
+        win = float(move.get("win", 0.0))
+        rows.append({"text": text, "win": round(win, 4), "percent": round(100 * win),
+                     "action": move["action"], "action_json": canonical(move["action"])})
+    return rows
+
+
+def has_own_move(game: Game, seat: int) -> bool:
+    """Whether ``seat`` has a move in the log (one to take back)."""
+    return Move.objects.filter(game=game, seat=seat).exists()
+
+
+def hint_panel(game: Game, seat: int, *, version: int, error: str = "") -> dict:
+    """The hint part of the practice panel at ``version``: its state and rows."""
+    found = stored_hint(game, version, seat) if version == game.version else None
+    status = (found or {}).get("status", "")
+    return {
+        "hint_status": status,
+        "hint_rows": hint_rows(game, found) if status == "done" else [],
+        "hint_url": reverse("practice_hint", args=[game.pk]),
+        "hint_version": version,
+        "hint_error": error,
+    }
+
+
+def practice_panel(game: Game, seat: int | None, seats: list[Seat] | None = None
+                   ) -> dict | None:
+    """What the play page offers the player of ``seat`` in a running practice game:
+    ``{can_hint, can_undo, undo_url, undo_key, ...hint_panel}``; ``None`` anywhere else (rated,
+    people at the table, spectators, a finished game): no buttons there."""
+    if game.status != Game.Status.RUNNING or not is_practice(game, seats, seat=seat):
+        return None
+    assert seat is not None
+    return {
+        "can_hint": seat in (game.to_move or []),
+        "can_undo": has_own_move(game, seat),
+        "undo_url": reverse("practice_undo", args=[game.pk]),
+        "undo_key": uuid.uuid4().hex,
+        **hint_panel(game, seat, version=game.version),
+    }
