@@ -33,7 +33,9 @@ class GameEntry:
 
     ``engine`` is required; a game without a ``board`` cannot be played in the browser
     (the API still serves it), one without ``editor`` widgets gets the editor's generic
-    form, one without ``knowledge`` gets the AI's generic knowledge.
+    form, one without ``knowledge`` gets the AI's generic knowledge, one without
+    ``lessons`` (a module defining ``LESSON``, see ``games.boards.lessons``) has no
+    "Learn to play" lesson.
     """
 
     name: str
@@ -41,6 +43,7 @@ class GameEntry:
     board: str | None = None
     editor: str | None = None
     knowledge: str | None = None
+    lessons: str | None = None
 
 
 _SHIPPED = (
@@ -50,6 +53,7 @@ _SHIPPED = (
         board="games.boards.newhaven",
         editor="games.editor.newhaven",
         knowledge="ai.newhaven",
+        lessons="games.boards.newhaven.lessons",
     ),
     GameEntry(
         "nouvellefrance",
@@ -57,6 +61,7 @@ _SHIPPED = (
         board="games.boards.nouvellefrance",
         editor="games.editor.nouvellefrance",
         knowledge="ai.nouvellefrance",
+        lessons="games.boards.nouvellefrance.lessons",
     ),
 )
 

@@ -11,4 +11,5 @@ urlpatterns = [
     path("", include("games.chat.urls")),
     path("", include("games.turns.urls")),
     path("", include("games.ratings.urls")),
+    path("", include("games.lessons.urls")),
 ]

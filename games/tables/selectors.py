@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.boards import get_board
+from games.boards.lessons import lesson_names
 from games.core.selectors import game_label, game_title, rule_data, seat_of, seats_of, with_seats
 from games.data_texts import data_gettext
 from games.engines import EngineError, engine_names, get_engine
@@ -144,6 +145,7 @@ def game_rows(*, browser_only: bool) -> list[dict]:
                 "max_players": summary.max_players,
                 "variants": _variant_rows(summary),
                 "in_browser": in_browser,
+                "has_lesson": in_browser and summary.name in lesson_names(),
             }
         )
     return games

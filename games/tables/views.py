@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games.boards import get_board
+from games.boards.lessons import lesson_names
 from games.core.errors import GameServiceError
 from games.core.selectors import get_game_or_404, seat_of
 from games.engines import get_engine
@@ -62,7 +63,8 @@ def rules(request: HttpRequest, game: str) -> HttpResponse:
     except TemplateDoesNotExist:
         raise Http404(_("There is no such game.")) from None
     context = {"game_name": game, "title": engine.title, "rules_template": template.template,
-               "in_browser": get_board(game) is not None}
+               "in_browser": get_board(game) is not None,
+               "has_lesson": game in lesson_names()}
     return TemplateResponse(request, "games/rules.html", context)
 
 

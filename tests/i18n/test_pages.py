@@ -22,10 +22,12 @@ from textnodes import texts, untranslated
 
 from accounts.models import Preferences, language_of, set_language
 from games.boards import board_names, get_board
+from games.boards.lessons import get_lesson
 from games.core.selectors import legal_actions_json
 from games.core.services import submit_action
 from games.editor.services import start_draft
 from games.engines import get_engine
+from games.lessons.page import NAMES as LESSON_NAMES
 from games.models import Game, Variant
 from games.tables.services import create_game, join_game
 from games.turns.mails import turn_mail
@@ -73,6 +75,9 @@ def world(db: None) -> dict[str, Any]:
             pages[f"{name}-{label}"] = reverse("play", args=[game.pk])
             pages[f"{name}-{label}-replay"] = reverse("replay", args=[game.pk]) + "?step=3"
         pages[f"{name}-rules"] = reverse("rules", args=[name])
+        lesson = get_lesson(name)
+        for number in range(1, len(lesson.steps) + 1 if lesson else 0):
+            pages[f"{name}-lesson-{number}"] = reverse("lesson_step", args=[name, number])
     open_table = create_game(creator=bob, variant=Variant.objects.order_by("pk").first(),
                              seats=[{"type": "human"}, {"type": "human"}])
     pages["open-table"] = reverse("play", args=[open_table.pk])
@@ -86,6 +91,7 @@ def world(db: None) -> dict[str, Any]:
     names = {u.username for u in model.objects.all()}
     names |= {v.name for v in Variant.objects.all()}
     names |= {get_engine(g).title for g in Variant.objects.values_list("game", flat=True)}
+    names |= set(LESSON_NAMES)  # the seats of a lesson: proper names
     return {"ann": ann, "bob": bob, "carl": carl, "games": pages, "names": names}
 
 
@@ -125,7 +131,7 @@ def _pages(world: dict[str, Any]) -> list[tuple[str, str | None, str]]:
         if key.endswith("-running"):
             pages += [(f"{key} player", "ann", path), (f"{key} spectator", "carl", path),
                       (f"{key} anonymous", None, path)]
-        elif key.endswith(("-finished", "-rules", "-replay")):
+        elif key.endswith(("-finished", "-rules", "-replay")) or "-lesson-" in key:
             pages.append((key, "bob", path))
         elif key.endswith("-draft"):
             pages.append((key, "ann", path))

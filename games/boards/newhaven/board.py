@@ -560,8 +560,8 @@ class NewHavenBoard(Board):
                 }
             )
         bag = next(iter(by_type.get("draw_bag", [])), None)
-        bag_choice = (Choice(bag, _("Draw a building blind from the bag"),
-                             text=_("Draw from the bag"), focus="bag")
+        # The button says what its accessible name says (axe: label-content-name-mismatch).
+        bag_choice = (Choice(bag, _("Draw a building blind from the bag"), focus="bag")
                       if bag is not None else None)
         return market, bag_choice
 
