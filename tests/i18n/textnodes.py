@@ -44,8 +44,9 @@ ALLOWED: dict[str, set[str]] = {
 
 
 class _Texts(HTMLParser):
-    def __init__(self) -> None:
+    def __init__(self, skip_ids: Iterable[str] = ()) -> None:
         super().__init__(convert_charrefs=True)
+        self.skip_ids = set(skip_ids)
         self.stack: list[tuple[str, bool]] = []  # (tag, hidden)
         self.texts: list[str] = []
 
@@ -55,7 +56,8 @@ class _Texts(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = dict(attrs)
-        hidden = self.hidden or tag in SKIP or values.get("translate") == "no"
+        hidden = (self.hidden or tag in SKIP or values.get("translate") == "no"
+                  or values.get("id") in self.skip_ids)
         if not hidden:
             for name, value in attrs:
                 if name in READ_ATTRIBUTES and value:
@@ -82,9 +84,10 @@ class _Texts(HTMLParser):
             self.texts.append(data)
 
 
-def texts(html: str) -> set[str]:
-    """The visible texts of a page, whitespace collapsed."""
-    parser = _Texts()
+def texts(html: str, skip_ids: Iterable[str] = ()) -> set[str]:
+    """The visible texts of a page, whitespace collapsed (without the elements whose ids
+    are in ``skip_ids``)."""
+    parser = _Texts(skip_ids)
     parser.feed(html)
     parser.close()
     return {t for t in (" ".join(raw.split()) for raw in parser.texts) if t}
@@ -98,13 +101,13 @@ def _residue(text: str, names: Iterable[str]) -> str:
 
 
 def untranslated(translated_html: str, english_html: str, lang: str,
-                 names: Iterable[str] = ()) -> list[str]:
+                 names: Iterable[str] = (), skip_ids: Iterable[str] = ()) -> list[str]:
     """Texts of the translated page that are the English page's, names and allow-list aside."""
     names = set(names)
     allowed = ALLOWED["common"] | ALLOWED.get(lang, set())
-    english = texts(english_html)
+    english = texts(english_html, skip_ids)
     found = []
-    for text in sorted(texts(translated_html) & english):
+    for text in sorted(texts(translated_html, skip_ids) & english):
         residue = _residue(text, names | allowed)
         if residue:
             found.append(text)
