@@ -152,7 +152,6 @@ def _changed(game: str, data: dict) -> dict:
 
 def _pages(world: dict[str, Any]) -> Iterator[tuple[str, str | None, str, dict[str, Any]]]:
     """(label, who is logged in, path, how to ask) of every page of the crawl."""
-    ann = world["ann"]
     yield "home", None, reverse("home"), {}
     yield "lobby", None, reverse("lobby"), {}
     yield "lobby, player", "ann", reverse("lobby"), {}
