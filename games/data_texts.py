@@ -1,7 +1,8 @@
 """Texts that come from the engines' data, made translatable.
 
-The engines are pure Python and speak English: their shipped variants carry a
-``description`` (shown in the home page and the lobby) and their variant schemas carry field
+The engines are pure Python and speak English: their shipped variants carry a ``title``
+(their display name, :func:`variant_title`) and a ``description`` (shown in the home page
+and the lobby) and their variant schemas carry field
 names and ``description``s (the rules editor's labels and help). Django's ``makemessages``
 cannot read JSON, so this module lists those texts as ``gettext_noop`` calls (the generated
 block below) and :func:`data_gettext` translates them where they are shown. Text an admin
@@ -33,6 +34,17 @@ def data_gettext(text: Any) -> str:
     return gettext(text) if isinstance(text, str) and text.strip() else str(text)
 
 
+def variant_title(data: Any, slug: str) -> str:
+    """A variant's display name: its data's ``title`` translated (a shipped variant's is in
+    the catalogues; one an admin typed shows as typed), else its slug made readable
+    ("winter-rules" -> "Winter rules"). The slug stays in addresses and the API."""
+    title = data.get("title") if isinstance(data, dict) else None
+    if isinstance(title, str) and title.strip():
+        return data_gettext(title.strip())
+    text = str(slug).replace("-", " ").replace("_", " ").strip()
+    return text[:1].upper() + text[1:]
+
+
 def humanize(step: str | int) -> str:
     """``row_costs`` -> ``Row costs`` (a field name as a label; translated by the caller)."""
     text = str(step).replace("_", " ").strip()
@@ -62,8 +74,9 @@ def collect(*, schema: bool = True) -> list[str]:
     for name in engine_names():
         engine = get_engine(name)
         for variant in engine.default_variants().values():
-            if isinstance(variant.get("description"), str):
-                found.add(variant["description"])
+            for key in ("title", "description"):
+                if isinstance(variant.get(key), str):
+                    found.add(variant[key])
         if schema:
             found.update(_schema_texts(engine.variant_schema()))
     return sorted(t for t in found if t.strip())
@@ -115,6 +128,7 @@ TEXTS = [
     gettext_noop('Cards the Huron lets a player look at.'),
     gettext_noop('Cards the display holds at most, the drawn card included.'),
     gettext_noop('Cards turned face up at set-up.'),
+    gettext_noop('Careful harvest'),
     gettext_noop('Cell'),
     gettext_noop('Cells'),
     gettext_noop('Cells printed with four squares that count as tiles already placed.'),
@@ -189,13 +203,16 @@ TEXTS = [
     gettext_noop('Side A of the main board, the basic rules.'),
     gettext_noop('Side A; a building may be built over another one, which leaves the game.'),
     gettext_noop('Side A; fewer buildings with 2 or 3 players, three harvest tiles in hand.'),
+    gettext_noop('Side B'),
     gettext_noop('Side B: settlements with ponds, clearings with buildings; nine turns.'),
     gettext_noop('Simple'),
+    gettext_noop('Simplified'),
     gettext_noop('Simplified rules: the drawn card is the card; allies once per game; six piles of 6.'),  # noqa: E501
     gettext_noop('Sites'),
     gettext_noop('Size'),
     gettext_noop('Snowflake piles'),
     gettext_noop('Squares'),
+    gettext_noop('Standard'),
     gettext_noop('Sticks'),
     gettext_noop('Symbols'),
     gettext_noop('The allies in play.'),
@@ -217,9 +234,11 @@ TEXTS = [
     gettext_noop('The piles (numbered from 1) a snowflake is shuffled into; every snowflake brings a snowstorm.'),  # noqa: E501
     gettext_noop('The shapes of the building pieces.'),
     gettext_noop('The simple rules: the drawn card is the card played.'),
+    gettext_noop("The variant's name as players see it (its short name stays in addresses and the API)."),  # noqa: E501
     gettext_noop('The village board every player builds on.'),
     gettext_noop('Tiebreak bonus piece'),
     gettext_noop('Tiles'),
+    gettext_noop('Title'),
     gettext_noop("Turns every player takes; each play area's free cells must give exactly this many."),  # noqa: E501
     gettext_noop('Turns per player'),
     gettext_noop('Used allies are ready again after every snowstorm.'),

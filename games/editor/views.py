@@ -92,7 +92,7 @@ def index(request: HttpRequest) -> HttpResponse:
 def _new_form(data: Any = None) -> NewVariantForm:
     starts = [("", _("the game's standard variant"))]
     for variant in Variant.objects.order_by("game", "name"):
-        starts.append((str(variant.pk), f"{_title(variant.game)} · {variant.name}"))
+        starts.append((str(variant.pk), f"{_title(variant.game)} · {variant.title}"))
     return NewVariantForm(data, games=_games(), starts=starts)
 
 

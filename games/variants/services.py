@@ -91,7 +91,8 @@ def problems_of(engine: Engine, data: Any) -> list[str]:
 
 
 def checked_data(*, game: str, data: Any, name: str) -> dict:
-    """A validated copy of ``data`` with its ``name`` set to ``name``; ``VariantDataInvalid``."""
+    """A validated copy of ``data`` with its ``name`` set to ``name`` (its ``title`` dropped
+    when that renames it); ``VariantDataInvalid``."""
     engine = engine_of(game)
     if not isinstance(data, dict):
         raise VariantDataInvalid([_("(variant): must be a JSON object")])
@@ -101,6 +102,10 @@ def checked_data(*, game: str, data: Any, name: str) -> dict:
         raise VariantDataInvalid([_("(variant): must be JSON data")]) from None
     data = {**data}
     if has_name_field(engine):
+        if data.get("name") != name:
+            # Renamed (a clone, an import under another name): the display name was the
+            # other variant's; this one shows its own name until an admin gives it a title.
+            data.pop("title", None)
         data["name"] = name
     problems = problems_of(engine, data)
     if problems:
