@@ -50,11 +50,14 @@ COOKIE = settings.LANGUAGE_COOKIE_NAME
 #: each with its reason. Keep it short: anything else is a missing translation.
 ALLOWED: dict[str, dict[str, str]] = {
     "common": {
-        # The seat order of a stick's symbols as the rulebook prints them.
-        "x2": "a stick symbol of the game's data (doubles the points), the same in print",
+        "Standard": "the shipped standard variant's name: the same word in German, French "
+                    "and Italian",
     },
     "de": {},
-    "fr": {},
+    "fr": {
+        "score": "French uses the English word for a game's score (the editor's figures)",
+        "scores": "plural of the French « score »",
+    },
     "it": {},
 }
 
