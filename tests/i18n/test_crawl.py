@@ -11,9 +11,10 @@ or on the shared one of ``textnodes.ALLOWED``.
 
 How many leftovers each language has::
 
-    .venv/bin/pytest -q -p no:cacheprovider tests/i18n/test_crawl.py -s -k counts
+    .venv/bin/pytest -q -p no:cacheprovider tests/i18n/test_crawl.py -s -k reachable \
+        | grep -E "^(de|fr|it) |^leftovers"
 
-prints ``leftovers: de=N fr=N it=N`` (and every leftover, page by page).
+prints every leftover, page by page, and ``leftovers: de=N fr=N it=N``.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 from django.conf import settings
@@ -36,7 +38,7 @@ from games.core.services import submit_action
 from games.editor import services as editor_services
 from games.editor import simulation
 from games.engines import get_engine
-from games.models import Game, Variant
+from games.models import Analysis, Game, Variant
 from games.tables.services import create_game, join_game
 from games.variants import selectors as variant_selectors
 from games.variants.services import load_default_variants
@@ -114,6 +116,8 @@ def world(db: None, django_capture_on_commit_callbacks: Any, settings: Any) -> d
     sue = model.objects.create_user("sue", password="pw-Unused-91", is_staff=True)
     load_default_variants()
     settings.EDITOR_MIN_SIMULATION_GAMES = 1
+    # The analysis panel needs an analysis, not a good one.
+    settings.ANALYSIS_ITERATIONS, settings.ANALYSIS_SAMPLES = 1, 1
     games: dict[str, dict[str, Any]] = {}
     for name in board_names():
         variant = Variant.objects.filter(game=name, name="standard").first()
@@ -123,6 +127,7 @@ def world(db: None, django_capture_on_commit_callbacks: Any, settings: Any) -> d
         finished = _two_players(variant, ann, bob, None)
         with django_capture_on_commit_callbacks(execute=True):
             request_analysis(game=finished, user=ann)
+        assert Analysis.objects.get(game=finished).status == Analysis.Status.DONE
         against_ai = create_game(creator=ann, variant=variant,
                                  seats=[{"type": "human"}, {"type": "ai", "level": "easy"}])
         against_ai = _play(against_ai, {0: ann}, 3)
@@ -181,7 +186,6 @@ def _pages(world: dict[str, Any]) -> Iterator[tuple[str, str | None, str, dict[s
         play, done = reverse("play", args=[running.pk]), reverse("play", args=[finished.pk])
         yield f"{name} rules", None, reverse("rules", args=[name]), {}
         yield f"{name} running, player", "ann", play, {}
-        yield f"{name} running, other player", "bob", play, {}
         yield f"{name} running, spectator", "carl", play, {}
         yield f"{name} running, anonymous", None, play, {}
         yield f"{name} against the AI", "ann", reverse("play", args=[g["ai"].pk]), {}
@@ -191,7 +195,6 @@ def _pages(world: dict[str, Any]) -> Iterator[tuple[str, str | None, str, dict[s
         yield f"{name} replay, player", "ann", replay + "?step=3&seat=0", {}
         yield f"{name} replay, spectator", "carl", replay + "?step=3", {}
         yield f"{name} replay, revealed", "carl", replay + "?step=5&seat=all", {}
-        yield f"{name} replay, last step", "ann", replay + "?seat=all", {}
         yield f"{name} running replay", "ann", reverse("replay", args=[running.pk]), {}
         yield (f"{name} analysis", "ann",
                reverse("analysis_panel", args=[finished.pk]) + "?step=4",
@@ -208,39 +211,67 @@ def _pages(world: dict[str, Any]) -> Iterator[tuple[str, str | None, str, dict[s
     yield "editor import", "sue", reverse("editor:import"), {}
     yield "not allowed (editor as a player)", "ann", reverse("editor:index"), {}
     yield "not found", None, "/no/such/page/", {}
+    # A form sent after the session changed (a new CSRF cookie), and with no cookie at all.
+    stale = {"method": "post", "csrf": True, "data": {"csrfmiddlewaretoken": "x" * 32},
+             "HTTP_REFERER": "http://testserver/lobby/"}
+    yield "CSRF failure", "ann", reverse("lobby_create"), {**stale,
+                                                           "cookies": {"csrftoken": "y" * 32}}
+    yield "CSRF failure, no cookie", "ann", reverse("lobby_create"), stale
+    running = next(iter(world["games"].values()))["running"]
+    yield "request too large", "ann", reverse("chat", args=[running.pk]), {
+        "method": "post", "data": urlencode({"text": "x" * 100_000}),
+        "content_type": "application/x-www-form-urlencoded"}
     yield "no such game", "ann", reverse("play", args=[999999]), {}
 
 
-def _get(client: Client, path: str, lang: str, extra: dict[str, Any]) -> str:
-    client.cookies[COOKIE] = lang
-    response = client.get(path, **extra)
+def _render(world: dict[str, Any], clients: dict, who: str | None, method: str, path: str,
+            extra: dict[str, Any], lang: str) -> str:
+    """One page in ``lang``: a client per person and language, kept for the next page."""
+    csrf, cookies = bool(extra.pop("csrf", False)), extra.pop("cookies", {})
+    client = clients.get((who, lang)) if not csrf else None
+    if client is None:
+        client = Client(enforce_csrf_checks=csrf)
+        if who:
+            client.force_login(world[who])
+        client.cookies[COOKIE] = lang
+        if not csrf:
+            clients[(who, lang)] = client
+    for name, value in cookies.items():
+        client.cookies[name] = value
+    response = getattr(client, method)(path, **extra)
     assert response.status_code < 500, (path, response.status_code)
     return response.content.decode()
 
 
-def leftovers(world: dict[str, Any], lang: str) -> dict[str, list[str]]:
-    """Page label -> the English texts left on its ``lang`` rendering."""
-    allowed = set(ALLOWED["common"]) | set(ALLOWED.get(lang, {}))
-    found: dict[str, list[str]] = {}
+def leftovers(world: dict[str, Any]) -> dict[str, dict[str, list[str]]]:
+    """Language -> page label -> the English texts left on the page in that language."""
+    found: dict[str, dict[str, list[str]]] = {lang: {} for lang in LANGS}
+    clients: dict = {}
     for label, who, path, extra in _pages(world):
-        client = Client()
-        if who:
-            client.force_login(world[who])
-        english = _get(client, path, "en", extra)
-        translated = _get(client, path, lang, extra)
-        left = untranslated(translated, english, lang, world["names"] | allowed,
-                            skip_ids=SKIPPED_IDS)
-        if left:
-            found[f"{label} ({path})"] = left
+        method = extra.pop("method", "get")
+        english = _render(world, clients, who, method, path, dict(extra), "en")
+        assert '<html lang="en"' in english or "<html" not in english, label
+        for lang in LANGS:
+            translated = _render(world, clients, who, method, path, dict(extra), lang)
+            assert f'<html lang="{lang}"' in translated or "<html" not in translated, label
+            allowed = set(ALLOWED["common"]) | set(ALLOWED.get(lang, {}))
+            left = untranslated(translated, english, lang, world["names"] | allowed,
+                                skip_ids=SKIPPED_IDS)
+            if left:
+                found[lang][f"{label} ({path})"] = left
     return found
 
 
-def test_counts(world: dict[str, Any]) -> None:
-    """Prints the leftovers per language (``-s``); the test below fails on them."""
-    counts = {}
-    for lang in LANGS:
-        found = leftovers(world, lang)
-        counts[lang] = sum(len(v) for v in found.values())
-        for page, left in found.items():
+def test_every_reachable_page_reads_in_the_language(world: dict[str, Any]) -> None:
+    """No English left on any page in German, French or Italian; with ``-s`` it prints the
+    count per language (``leftovers: de=0 fr=0 it=0``) and every leftover."""
+    found = leftovers(world)
+    for lang, pages in found.items():
+        for page, left in pages.items():
             print(f"{lang} {page}: {left}")
+    counts = {lang: sum(len(v) for v in pages.values()) for lang, pages in found.items()}
     print("leftovers: " + " ".join(f"{lang}={n}" for lang, n in counts.items()))
+    assert not any(counts.values()), "English text on the translated pages:\n" + "\n".join(
+        f"  {lang} {page}: {left}" for lang, pages in found.items()
+        for page, left in pages.items())
+
