@@ -171,10 +171,12 @@ def variant_detail(request: HttpRequest, variant_id: int) -> HttpResponse:
     versions = selectors.versions_of(variant)
     for version in versions:
         version.problems = selectors.version_problems(version)
+        version.note_text = variants.note_text(version.note)
     history = selectors.variant_history(variant)
     title = VariantEditor(variant.game, name=variant.name).form(None).path_title
     for entry in history:
         entry.lines = change_summary(entry.changes, title=title)
+        entry.note_text = variants.note_text(entry.note)
     return TemplateResponse(request, "editor/variant.html", {
         "variant": variant, "title": _title(variant.game), "versions": versions,
         "current": variant_selectors.current_version(variant),

@@ -32,9 +32,10 @@ SKIP = {"script", "style", "template", "noscript", "textarea"}
 #: codes and words each language borrowed. Keep it short: anything else is a missing
 #: translation.
 ALLOWED: dict[str, set[str]] = {
-    # Nouvelle-France's allies keep their French names in every rulebook.
+    # Nouvelle-France's allies keep their French names in every rulebook; "Standard", the
+    # shipped standard variant's name, is the same word in German, French and Italian.
     "common": {"Colonia", "JSON", "API", "MB", "CSV", "Fille du Roy", "Coureur des bois",
-               "Huron"},
+               "Huron", "Standard"},
     "de": {"Lobby", "Name", "Hand", "Version", "Bots", "Seed", "Worker", "Export"},
     # French "Main" is the hand (English "Main" is the navigation's name); "pt(s)": points.
     "fr": {"Table", "Version", "Points", "Villages", "Simulation", "Bots", "Worker", "Main",
