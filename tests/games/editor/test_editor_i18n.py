@@ -85,3 +85,14 @@ def test_variant_display_names_are_translated_and_apart_from_the_slug(make_user:
     # The copy does not borrow the original's name: its own, from its slug, until titled.
     assert "title" not in draft.data and Variant(name="winter-rules", data=draft.data
                                                  ).title == "Winter rules"
+
+
+def test_notes_the_services_write_are_shown_in_the_readers_language() -> None:
+    stored = variants.system_note(variants.SYSTEM_NOTES[1], source="standard", version="v2")
+    assert stored == "Copy of standard v2"
+    with translation.override("de"):
+        assert variants.note_text(stored) == "Kopie von standard v2"
+        assert variants.note_text(variants.system_note(variants.SYSTEM_NOTES[0],
+                                                       version="v1")) == "aus v1"
+        assert variants.note_text("Imported") == "Importiert"
+        assert variants.note_text("richer corner") == "richer corner"  # typed: as typed
