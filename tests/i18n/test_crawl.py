@@ -208,6 +208,16 @@ def _pages(world: dict[str, Any]) -> Iterator[tuple[str, str | None, str, dict[s
     yield "editor", "sue", reverse("editor:index"), {}
     yield "editor import", "sue", reverse("editor:import"), {}
     yield "not allowed (editor as a player)", "ann", reverse("editor:index"), {}
+    # Forms sent back with their errors.
+    post = {"method": "post"}
+    yield "sign-up, refused", None, reverse("accounts:signup"), {**post, "data": {
+        "username": "ann", "password1": "short", "password2": "other"}}
+    yield "lobby, table refused", "ann", reverse("lobby_create"), {**post, "data": {
+        "variant": "999999", "num_players": "9"}}
+    yield "editor, new variant refused", "sue", reverse("editor:create"), {**post, "data": {
+        "game": "newhaven", "name": "Not a slug!"}}
+    yield "editor import, refused", "sue", reverse("editor:import"), {**post, "data": {
+        "text": ""}}
     yield "not found", None, "/no/such/page/", {}
     # A form sent after the session changed (a new CSRF cookie), and with no cookie at all.
     stale = {"method": "post", "csrf": True, "data": {"csrfmiddlewaretoken": "x" * 32},
