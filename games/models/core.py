@@ -129,8 +129,9 @@ class Game(models.Model):
         """The display name of the variant as this game pinned it (translated when shipped)."""
         if "variant_data" in self.get_deferred_fields() and hasattr(self, "variant_title_data"):
             # A light list read (``games.core.selectors.with_seats``): the title only.
-            return variant_title({"title": self.variant_title_data}, self.variant_name)
-        return variant_title(self.variant_data, self.variant_name)
+            return variant_title({"title": self.variant_title_data}, self.variant_name,
+                                 self.game_name)
+        return variant_title(self.variant_data, self.variant_name, self.game_name)
 
     @property
     def engine(self) -> Engine:

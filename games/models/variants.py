@@ -47,7 +47,7 @@ class Variant(models.Model):
     @property
     def title(self) -> str:
         """The display name (translated when shipped); ``name`` is the slug of addresses."""
-        return variant_title(self.data, self.name)
+        return variant_title(self.data, self.name, self.game)
 
 
 

@@ -119,7 +119,7 @@ def _variant_rows(summary: Any) -> list[dict]:
                 "variant": variant,
                 "pk": variant.pk,
                 "name": variant.name,
-                "title": variant_title(variant.data, variant.name),
+                "title": variant_title(variant.data, variant.name, variant.game),
                 "description": data_gettext(rules.get("description", "")),
                 "player_counts": rules.get("player_counts")
                 or list(range(summary.min_players, summary.max_players + 1)),

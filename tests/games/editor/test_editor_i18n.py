@@ -96,3 +96,16 @@ def test_notes_the_services_write_are_shown_in_the_readers_language() -> None:
                                                        version="v1")) == "aus v1"
         assert variants.note_text("Imported") == "Importiert"
         assert variants.note_text("richer corner") == "richer corner"  # typed: as typed
+
+
+def test_data_saved_before_titles_shows_the_shipped_title() -> None:
+    """Games pinned to a version without a title (and admins' versions of a shipped
+    variant) still show the shipped variant's translated name; others their slug."""
+    from games.models import Game
+
+    old = Game(game_name="newhaven", variant_name="side-b", variant_data={"name": "side-b"})
+    with translation.override("fr"):
+        assert old.variant_title == "Face B"
+    assert Variant(game="newhaven", name="side-b", data={}).title == "Side B"
+    assert Game(game_name="newhaven", variant_name="my-own", variant_data={}
+                ).variant_title == "My own"
