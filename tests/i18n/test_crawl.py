@@ -207,9 +207,9 @@ def _pages(world: dict[str, Any]) -> Iterator[tuple[str, str | None, str, dict[s
                {"HTTP_HX_REQUEST": "true"})
     yield "editor", "sue", reverse("editor:index"), {}
     yield "editor import", "sue", reverse("editor:import"), {}
-    yield "not allowed (editor as a player)", "ann", reverse("editor:index"), {}
+    yield "not allowed (editor as a player)", "ann", reverse("editor:index"), {"status": 403}
     # Forms sent back with their errors.
-    post = {"method": "post"}
+    post = {"method": "post", "status": 400}
     yield "sign-up, refused", None, reverse("accounts:signup"), {**post, "data": {
         "username": "ann", "password1": "short", "password2": "other"}}
     yield "lobby, table refused", "ann", reverse("lobby_create"), {**post, "data": {
@@ -218,24 +218,26 @@ def _pages(world: dict[str, Any]) -> Iterator[tuple[str, str | None, str, dict[s
         "game": "newhaven", "name": "Not a slug!"}}
     yield "editor import, refused", "sue", reverse("editor:import"), {**post, "data": {
         "text": ""}}
-    yield "not found", None, "/no/such/page/", {}
+    yield "not found", None, "/no/such/page/", {"status": 404}
     # A form sent after the session changed (a new CSRF cookie), and with no cookie at all.
-    stale = {"method": "post", "csrf": True, "data": {"csrfmiddlewaretoken": "x" * 32},
+    stale = {"method": "post", "csrf": True, "status": 403,
+             "data": {"csrfmiddlewaretoken": "x" * 32},
              "HTTP_REFERER": "http://testserver/lobby/"}
     yield "CSRF failure", "ann", reverse("lobby_create"), {**stale,
                                                            "cookies": {"csrftoken": "y" * 32}}
     yield "CSRF failure, no cookie", "ann", reverse("lobby_create"), stale
     running = next(iter(world["games"].values()))["running"]
     yield "request too large", "ann", reverse("chat", args=[running.pk]), {
-        "method": "post", "data": urlencode({"text": "x" * 100_000}),
+        "method": "post", "status": 413, "data": urlencode({"text": "x" * 100_000}),
         "content_type": "application/x-www-form-urlencoded"}
-    yield "no such game", "ann", reverse("play", args=[999999]), {}
+    yield "no such game", "ann", reverse("play", args=[999999]), {"status": 404}
 
 
 def _render(world: dict[str, Any], clients: dict, who: str | None, method: str, path: str,
             extra: dict[str, Any], lang: str) -> str:
     """One page in ``lang``: a client per person and language, kept for the next page."""
     csrf, cookies = bool(extra.pop("csrf", False)), extra.pop("cookies", {})
+    status = extra.pop("status", 200)
     client = clients.get((who, lang)) if not csrf else None
     if client is None:
         client = Client(enforce_csrf_checks=csrf)
@@ -247,7 +249,7 @@ def _render(world: dict[str, Any], clients: dict, who: str | None, method: str, 
     for name, value in cookies.items():
         client.cookies[name] = value
     response = getattr(client, method)(path, **extra)
-    assert response.status_code < 500, (path, response.status_code)
+    assert response.status_code == status, (path, response.status_code)  # the page meant
     return response.content.decode()
 
 
