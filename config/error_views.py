@@ -12,10 +12,12 @@ import sys
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import REASON_NO_CSRF_COOKIE
 from django.template import loader
 from django.template.defaultfilters import filesizeformat
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from common.api.errors import backend_unavailable, json_error, wants_json
@@ -98,4 +100,37 @@ def request_timeout(request: HttpRequest) -> HttpResponse:
         code="request_timeout",
         message=_("What you sent did not arrive in time: please try again."),
         template="408.html", context={},
+    )
+
+
+def _page_sent_from(request: HttpRequest) -> str:
+    """The page of this site the request was sent from (its ``Referer``), else ``""``."""
+    referer = request.META.get("HTTP_REFERER", "")
+    if referer and url_has_allowed_host_and_scheme(
+            referer, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        return referer
+    return ""
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """403 for a form whose CSRF token no longer matches (``CSRF_FAILURE_VIEW``, with or
+    without ``DEBUG``): usually the session changed since the page was loaded (a log-out
+    and log-in in another tab gives a new token). In the site's layout and the reader's
+    language, it says so and offers the way back to the page the form was on, to do it
+    again there with a fresh form; the posted data is never sent again from here (that
+    would let a forged cross-site post through with one click). HTMX gets the message as
+    a fragment, the API its JSON error."""
+    no_cookie = reason == REASON_NO_CSRF_COOKIE
+    if no_cookie:
+        message = _("Your browser did not send this site's cookie, so nothing was done: "
+                    "allow cookies for this site, reload the page and try again.")
+    else:
+        message = _("Your session changed since this page was loaded (for example, you "
+                    "logged out and in again in another tab), so nothing was done: reload "
+                    "the page and do it again.")
+    return _refused(
+        request, 403, detail=_("The form was out of date (CSRF check failed): reload the "
+                               "page and try again."),
+        code="csrf_failed", message=message, template="403_csrf.html",
+        context={"back_url": _page_sent_from(request), "no_cookie": no_cookie},
     )

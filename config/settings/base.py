@@ -43,6 +43,9 @@ SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or local_secret_key(VAR_DIR)
 DEBUG = env_bool("DJANGO_DEBUG", False)
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+# A form whose token no longer matches (e.g. after a log-in in another tab): our page, in
+# the reader's language, with the way back (config/error_views.py), with DEBUG as well.
+CSRF_FAILURE_VIEW = "config.error_views.csrf_failure"
 
 INSTALLED_APPS = [
     "django.contrib.admin",

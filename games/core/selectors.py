@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
+from django.db.models.fields.json import KT
 from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -206,7 +207,10 @@ def with_seats(games: QuerySet[Game], *, light: bool = False) -> QuerySet[Game]:
             .order_by(),
         )
     )
-    return games.defer("state_json", "variant_data") if light else games
+    if light:  # the variant's display name without its data (``Game.variant_title``)
+        return games.defer("state_json", "variant_data").annotate(
+            variant_title_data=KT("variant_data__title"))
+    return games
 
 
 def get_game(game_id: int) -> Game:

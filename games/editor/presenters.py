@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import shlex
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,6 +16,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from common.jsondata import Change, short
+from common.jsonpaths import parse_path
 
 # --- histograms ----------------------------------------------------------------------------------
 
@@ -112,9 +114,12 @@ def _shares(report: dict | None) -> str:
     return "  ".join(f"{100 * s['share']:.0f}%" for s in report.get("seats", []))
 
 
-def report_sections(left: dict | None, right: dict | None) -> list[Section]:
+def report_sections(left: dict | None, right: dict | None,
+                    label: Callable[[str], str] = lambda name: name.replace("_", " "),
+                    ) -> list[Section]:
     """The draft's report (``left``) beside the published version's (``right``), per
-    player count, with histograms on shared bins."""
+    player count, with histograms on shared bins; ``label`` names the game's own figures
+    (``games.editor.widgets.figure_label``)."""
     left_by = (left or {}).get("by_players", {})
     right_by = (right or {}).get("by_players", {})
     sections = []
@@ -142,7 +147,7 @@ def report_sections(left: dict | None, right: dict | None) -> list[Section]:
         names = sorted({*(a or {}).get("figures", {}), *(b or {}).get("figures", {})})
         for name in names:
             section.rows.append(Row(
-                name.replace("_", " "),
+                label(name),
                 _fmt((a or {}).get("figures", {}).get(name), 3),
                 _fmt((b or {}).get("figures", {}).get(name), 3),
             ))
@@ -179,32 +184,61 @@ class DiffRow:
     kind: str
     old: str
     new: str
+    code: str = ""  # the data path (``village.row_values[0]``)
 
 
-def diff_rows(changes: list[Change]) -> list[DiffRow]:
+def _titled(path: str, title: Callable[[tuple], str] | None) -> str:
+    """A recorded path (``village.row_values[0]``) as ``title`` names it."""
+    if title is None:
+        return path
+    key = parse_path(path)
+    return path if key is None else title(key)
+
+
+def diff_rows(changes: list[Change], title: Callable[[tuple], str] | None = None,
+              ) -> list[DiffRow]:
+    """The rows of a diff; ``title`` names a field path (``VariantEditor.path_title``)."""
     return [
-        DiffRow(c.label, c.kind, "" if c.kind == "added" else short(c.old, 400),
-                "" if c.kind == "removed" else short(c.new, 400))
+        DiffRow(title(c.path) if title else c.label, c.kind,
+                "" if c.kind == "added" else short(c.old, 400),
+                "" if c.kind == "removed" else short(c.new, 400), c.label)
         for c in changes
     ]
 
 
-def change_summary(records: list[dict[str, Any]], limit: int = 8) -> list[str]:
-    """Lines of a change-log entry's field changes."""
+def _detail(record: dict[str, Any]) -> str:
+    """A change-log detail without a path: a simulation's settings, or ``key: value``."""
+    if set(record) == {"games", "players", "bots", "seed"}:
+        players = record["players"]
+        return _("%(games)s games; players: %(players)s; bots: %(bots)s; seed %(seed)s") % {
+            "games": record["games"],
+            "players": ", ".join(map(str, players)) if isinstance(players, list) else players,
+            "bots": ", ".join(map(str, record["bots"])) if isinstance(record["bots"], list)
+            else record["bots"],
+            "seed": record["seed"],
+        }
+    return ", ".join(f"{k}: {v}" for k, v in record.items())
+
+
+def change_summary(records: list[dict[str, Any]], limit: int = 8,
+                   title: Callable[[tuple], str] | None = None) -> list[str]:
+    """Lines of a change-log entry's field changes; ``title`` names a field path
+    (``VariantEditor.path_title``: "Village › Row values › 1: 6 → 8")."""
     lines = []
     for record in records[:limit]:
         if record.get("kind") == "more":
             lines.append(_("… and %(n)d more") % {"n": record.get("count", 0)})
         elif "path" in record:
             old, new = record.get("old"), record.get("new")
+            path = _titled(str(record["path"]), title)
             if record["kind"] == "added":
-                lines.append(f"{record['path']}: + {new}")
+                lines.append(f"{path}: + {new}")
             elif record["kind"] == "removed":
-                lines.append(f"{record['path']}: − {old}")
+                lines.append(f"{path}: − {old}")
             else:
-                lines.append(f"{record['path']}: {old} → {new}")
+                lines.append(f"{path}: {old} → {new}")
         else:
-            lines.append(", ".join(f"{k}: {v}" for k, v in record.items()))
+            lines.append(_detail(record))
     if len(records) > limit:
         lines.append(_("… and %(n)d more") % {"n": len(records) - limit})
     return lines

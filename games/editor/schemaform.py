@@ -27,7 +27,7 @@ from __future__ import annotations
 import copy
 import json
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -548,6 +548,32 @@ class SchemaForm:
             else:
                 return {}
         return schema
+
+    def path_title(self, path: Iterable[str | int]) -> str:
+        """A field path as the form labels it: ``village.row_values[0]`` ->
+        "Village › Row values › 1" (the schema's translated titles; list items by their
+        number from 1; map keys as they are)."""
+        schema = self.resolve(self.root_schema)
+        steps: list[str] = []
+        for step in path:
+            kind = kind_of(schema)
+            if kind == "list":
+                try:
+                    steps.append(str(int(step) + 1))
+                except (TypeError, ValueError):
+                    steps.append(str(step))
+                schema = self.resolve(schema["items"])
+            elif kind == "object":
+                schema = self.resolve(schema.get("properties", {}).get(step, {}))
+                steps.append(data_gettext(schema.get("title", ""))
+                             or data_gettext(humanize(step)))
+            elif kind == "map":
+                steps.append(str(step))
+                schema = self.resolve(schema.get("additionalProperties", {}))
+            else:
+                steps.append(str(step))
+                schema = {}
+        return " › ".join(steps) if steps else _("Variant")
 
     def _parse_json(self, path: Path, name: str) -> Any:
         raw = self.post.get(f"{name}#json")

@@ -33,6 +33,7 @@ from games.models import Simulation, Variant, VariantChange, VariantVersion
 from games.variants.errors import NoDraft, NotPublished, VariantDataInvalid
 from games.variants.selectors import current_version, draft_of
 from games.variants.services import (
+    SYSTEM_NOTES,
     check_name,
     checked_data,
     create_variant,
@@ -44,6 +45,7 @@ from games.variants.services import (
     publish_version,
     read_import,
     sync_current,
+    system_note,
 )
 
 logger = logging.getLogger(__name__)
@@ -96,7 +98,8 @@ def start_draft(*, variant: Variant, user: Any,
         origin=Origin.EDITOR, created_by=user if getattr(user, "is_authenticated", False) else None,
     )
     log_change(variant=variant, action=Action.DRAFT_STARTED, user=user, version=draft,
-               note=_("from %(version)s") % {"version": base.label if base else "-"})
+               note=system_note(SYSTEM_NOTES[0],
+                                version=base.label if base else "-"))
     return draft
 
 
@@ -313,7 +316,7 @@ def import_variant(*, payload: Any, user: Any, game: str | None = None,
     doc_game, doc_name, data = read_import(payload, game=into.game if into else game)
     if into is not None:
         save_draft(variant=into, data=data, user=user, origin=Origin.IMPORT,
-                   note=_("Imported"))
+                   note=system_note(SYSTEM_NOTES[3]))
         return into
     return create_variant(game=doc_game, name=check_name(name or doc_name or ""), user=user,
                           data=data, origin=Origin.IMPORT, action=Action.IMPORTED)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from functools import wraps
+from functools import partial, wraps
 from typing import Any
 
 from django.conf import settings
@@ -30,6 +30,7 @@ from games.editor import selectors, services
 from games.editor.forms import CloneForm, ImportForm, NewVariantForm, SimulationForm, VariantEditor
 from games.editor.presenters import change_summary, diff_rows, report_sections, reproduce_command
 from games.editor.simulation import player_counts
+from games.editor.widgets import figure_label
 from games.engines import engine_names, get_engine
 from games.models import Simulation, Variant, VariantVersion
 from games.variants import selectors as variant_selectors
@@ -91,7 +92,7 @@ def index(request: HttpRequest) -> HttpResponse:
 def _new_form(data: Any = None) -> NewVariantForm:
     starts = [("", _("the game's standard variant"))]
     for variant in Variant.objects.order_by("game", "name"):
-        starts.append((str(variant.pk), f"{_title(variant.game)} · {variant.name}"))
+        starts.append((str(variant.pk), f"{_title(variant.game)} · {variant.title}"))
     return NewVariantForm(data, games=_games(), starts=starts)
 
 
@@ -170,9 +171,12 @@ def variant_detail(request: HttpRequest, variant_id: int) -> HttpResponse:
     versions = selectors.versions_of(variant)
     for version in versions:
         version.problems = selectors.version_problems(version)
+        version.note_text = variants.note_text(version.note)
     history = selectors.variant_history(variant)
+    title = VariantEditor(variant.game, name=variant.name).form(None).path_title
     for entry in history:
-        entry.lines = change_summary(entry.changes)
+        entry.lines = change_summary(entry.changes, title=title)
+        entry.note_text = variants.note_text(entry.note)
     return TemplateResponse(request, "editor/variant.html", {
         "variant": variant, "title": _title(variant.game), "versions": versions,
         "current": variant_selectors.current_version(variant),
@@ -195,7 +199,8 @@ def version_detail(request: HttpRequest, variant_id: int, number: int) -> HttpRe
         "variant": variant, "title": _title(variant.game), "version": version, "root": root,
         "readonly": True, "games": selectors.games_on(version),
         "problems": selectors.version_problems(version),
-        "sections": report_sections(sim.report if sim else None, None), "sim": sim,
+        "sections": report_sections(sim.report if sim else None, None,
+                                    partial(figure_label, variant.game)), "sim": sim,
         "is_current": variant_selectors.current_version(variant) == version,
         "draft": variant_selectors.draft_of(variant),
     })
@@ -280,7 +285,8 @@ def diff_view(request: HttpRequest, variant_id: int) -> HttpResponse:
     a_label, b_label = request.GET.get("a", default_a), request.GET.get("b", default_b)
     a = selectors.version_by_label(variant, a_label)
     b = selectors.version_by_label(variant, b_label)
-    rows = diff_rows(diff(a.data, b.data)) if a and b else []
+    title = VariantEditor(variant.game, name=variant.name).form(None).path_title
+    rows = diff_rows(diff(a.data, b.data), title) if a and b else []
     return TemplateResponse(request, "editor/diff.html", {
         "variant": variant, "title": _title(variant.game), "labels": labels, "a": a, "b": b,
         "a_label": a_label, "b_label": b_label, "rows": rows,
@@ -300,7 +306,8 @@ def _sim_context(variant: Variant, draft: VariantVersion | None,
     sim = selectors.latest_simulation(draft)
     published, published_sim, comparing = selectors.published_report(variant, like=sim)
     sections = report_sections(sim.report if sim and sim.report else None,
-                               published_sim.report if published_sim else None)
+                               published_sim.report if published_sim else None,
+                               partial(figure_label, variant.game))
     errors = []
     if sim and sim.report:
         for error in sim.report.get("errors", [])[:50]:

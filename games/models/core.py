@@ -16,6 +16,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from games.data_texts import variant_title
 from games.engines import Engine, get_engine
 from games.models.variants import Variant, VariantVersion
 
@@ -125,6 +126,15 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.game_name}/{self.variant_name} ({self.status})"
+
+    @property
+    def variant_title(self) -> str:
+        """The display name of the variant as this game pinned it (translated when shipped)."""
+        if "variant_data" in self.get_deferred_fields() and hasattr(self, "variant_title_data"):
+            # A light list read (``games.core.selectors.with_seats``): the title only.
+            return variant_title({"title": self.variant_title_data}, self.variant_name,
+                                 self.game_name)
+        return variant_title(self.variant_data, self.variant_name, self.game_name)
 
     @property
     def engine(self) -> Engine:

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from games.data_texts import variant_title
 from games.engines import engine_names
 
 GAME_CHOICES = [(name, name) for name in engine_names()]
@@ -42,6 +43,11 @@ class Variant(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game}/{self.name}"
+
+    @property
+    def title(self) -> str:
+        """The display name (translated when shipped); ``name`` is the slug of addresses."""
+        return variant_title(self.data, self.name, self.game)
 
 
 

@@ -150,7 +150,7 @@ class CreateTableForm(forms.Form):
             str(row["pk"]): (game, row) for game in self.games for row in game["variants"]
         }
         self.fields["variant"].choices = [
-            (game["title"], [(str(row["pk"]), row["name"]) for row in game["variants"]])
+            (game["title"], [(str(row["pk"]), row["title"]) for row in game["variants"]])
             for game in self.games
         ]
         default = next(

@@ -18,7 +18,7 @@ from django.utils.translation import ngettext
 from games.boards import get_board
 from games.boards.lessons import lesson_names
 from games.core.selectors import game_label, game_title, rule_data, seat_of, seats_of, with_seats
-from games.data_texts import data_gettext
+from games.data_texts import data_gettext, variant_title
 from games.engines import EngineError, engine_names, get_engine
 from games.models import Game, Seat, SeatResult, Variant
 from games.results.selectors import results_of_game, with_results
@@ -121,6 +121,7 @@ def _variant_rows(summary: Any) -> list[dict]:
                 "variant": variant,
                 "pk": variant.pk,
                 "name": variant.name,
+                "title": variant_title(variant.data, variant.name, variant.game),
                 "description": data_gettext(rules.get("description", "")),
                 "player_counts": rules.get("player_counts")
                 or list(range(summary.min_players, summary.max_players + 1)),
@@ -220,7 +221,8 @@ def summarize_game(game: Game, viewer: Any = None, *, subject: Any = None) -> di
                        if game.status == Game.Status.FINISHED else ""),
         "game": game.game_name,
         "game_label": game_label(game),
-        "variant": game.variant_name,
+        "variant": game.variant_name,  # the slug (addresses, the API)
+        "variant_title": game.variant_title,
         "status": game.status,
         "status_label": game.get_status_display(),
         "players": players,

@@ -20,6 +20,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from common.jsondata import Change, canonical, diff, digest
 from games.engines import Engine, InvalidVariant, engine_names, get_engine
@@ -91,7 +92,8 @@ def problems_of(engine: Engine, data: Any) -> list[str]:
 
 
 def checked_data(*, game: str, data: Any, name: str) -> dict:
-    """A validated copy of ``data`` with its ``name`` set to ``name``; ``VariantDataInvalid``."""
+    """A validated copy of ``data`` with its ``name`` set to ``name`` (its ``title`` dropped
+    when that renames it); ``VariantDataInvalid``."""
     engine = engine_of(game)
     if not isinstance(data, dict):
         raise VariantDataInvalid([_("(variant): must be a JSON object")])
@@ -101,6 +103,10 @@ def checked_data(*, game: str, data: Any, name: str) -> dict:
         raise VariantDataInvalid([_("(variant): must be JSON data")]) from None
     data = {**data}
     if has_name_field(engine):
+        if data.get("name") != name:
+            # Renamed (a clone, an import under another name): the display name was the
+            # other variant's; this one shows its own name until an admin gives it a title.
+            data.pop("title", None)
         data["name"] = name
     problems = problems_of(engine, data)
     if problems:
@@ -112,6 +118,34 @@ def check_name(name: Any) -> str:
     if not isinstance(name, str) or not NAME_RE.match(name):
         raise VariantNameInvalid()
     return name
+
+
+#: Notes the services write themselves: stored in English, shown in the reader's language
+#: (``note_text``); a note someone typed is shown as typed.
+SYSTEM_NOTES = [
+    gettext_noop("from %(version)s"),
+    gettext_noop("Copy of %(source)s %(version)s"),
+    gettext_noop("Copied to %(name)s"),
+    gettext_noop("Imported"),
+]
+_NOTE_PATTERNS = [
+    (re.compile("^" + re.sub(r"%\\\((\w+)\\\)s", r"(?P<\1>.+?)", re.escape(msgid)) + "$"), msgid)
+    for msgid in SYSTEM_NOTES
+]
+
+
+def system_note(msgid: str, **params: Any) -> str:
+    """One of ``SYSTEM_NOTES`` with its values, as stored (English)."""
+    return msgid % params if params else msgid
+
+
+def note_text(note: str) -> str:
+    """A stored note in the reader's language when the services wrote it, else as typed."""
+    for pattern, msgid in _NOTE_PATTERNS:
+        match = pattern.match(note or "")
+        if match:
+            return _(msgid) % match.groupdict() if match.groupdict() else _(msgid)
+    return note
 
 
 def log_change(*, variant: Variant, action: str, user: Any = None,
@@ -231,10 +265,10 @@ def clone_variant(*, variant: Variant, name: str, user: Any,
         raise NoDraft(_("This variant has no version to copy."))
     clone = create_variant(game=variant.game, name=name, user=user, data=source.data,
                            origin=Origin.CLONE, action=Action.CLONED,
-                           note=_("Copy of %(source)s %(version)s")
-                           % {"source": variant.name, "version": source.label})
+                           note=system_note(SYSTEM_NOTES[1], source=variant.name,
+                                            version=source.label))
     log_change(variant=variant, action=Action.CLONED, user=user, version=source,
-               note=_("Copied to %(name)s") % {"name": name})
+               note=system_note(SYSTEM_NOTES[2], name=name))
     return clone
 
 

@@ -32,9 +32,10 @@ SKIP = {"script", "style", "template", "noscript", "textarea"}
 #: codes and words each language borrowed. Keep it short: anything else is a missing
 #: translation.
 ALLOWED: dict[str, set[str]] = {
-    # Nouvelle-France's allies keep their French names in every rulebook.
+    # Nouvelle-France's allies keep their French names in every rulebook; "Standard", the
+    # shipped standard variant's name, is the same word in German, French and Italian.
     "common": {"Colonia", "JSON", "API", "MB", "CSV", "Fille du Roy", "Coureur des bois",
-               "Huron"},
+               "Huron", "Standard"},
     "de": {"Lobby", "Name", "Hand", "Version", "Bots", "Seed", "Worker", "Export"},
     # French "Main" is the hand (English "Main" is the navigation's name); "pt(s)": points.
     "fr": {"Table", "Version", "Points", "Villages", "Simulation", "Bots", "Worker", "Main",
@@ -44,8 +45,9 @@ ALLOWED: dict[str, set[str]] = {
 
 
 class _Texts(HTMLParser):
-    def __init__(self) -> None:
+    def __init__(self, skip_ids: Iterable[str] = ()) -> None:
         super().__init__(convert_charrefs=True)
+        self.skip_ids = set(skip_ids)
         self.stack: list[tuple[str, bool]] = []  # (tag, hidden)
         self.texts: list[str] = []
 
@@ -55,7 +57,8 @@ class _Texts(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = dict(attrs)
-        hidden = self.hidden or tag in SKIP or values.get("translate") == "no"
+        hidden = (self.hidden or tag in SKIP or values.get("translate") == "no"
+                  or values.get("id") in self.skip_ids)
         if not hidden:
             for name, value in attrs:
                 if name in READ_ATTRIBUTES and value:
@@ -82,9 +85,10 @@ class _Texts(HTMLParser):
             self.texts.append(data)
 
 
-def texts(html: str) -> set[str]:
-    """The visible texts of a page, whitespace collapsed."""
-    parser = _Texts()
+def texts(html: str, skip_ids: Iterable[str] = ()) -> set[str]:
+    """The visible texts of a page, whitespace collapsed (without the elements whose ids
+    are in ``skip_ids``)."""
+    parser = _Texts(skip_ids)
     parser.feed(html)
     parser.close()
     return {t for t in (" ".join(raw.split()) for raw in parser.texts) if t}
@@ -98,13 +102,13 @@ def _residue(text: str, names: Iterable[str]) -> str:
 
 
 def untranslated(translated_html: str, english_html: str, lang: str,
-                 names: Iterable[str] = ()) -> list[str]:
+                 names: Iterable[str] = (), skip_ids: Iterable[str] = ()) -> list[str]:
     """Texts of the translated page that are the English page's, names and allow-list aside."""
     names = set(names)
     allowed = ALLOWED["common"] | ALLOWED.get(lang, set())
-    english = texts(english_html)
+    english = texts(english_html, skip_ids)
     found = []
-    for text in sorted(texts(translated_html) & english):
+    for text in sorted(texts(translated_html, skip_ids) & english):
         residue = _residue(text, names | allowed)
         if residue:
             found.append(text)

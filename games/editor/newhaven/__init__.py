@@ -279,10 +279,31 @@ class HarvestDeckWidget(Widget):
         return True
 
 
+def figure_label(name: str) -> str | None:
+    """The translated label of one of the engine's simulation figures
+    (``NewHavenEngine.figures``), by its id; ``None`` for an id it does not know."""
+    return {
+        "turns": _("turns"),
+        "empty_village_spaces": _("empty village spaces at the end, per player"),
+        "completed_rows": _("completed rows per player"),
+        "completed_cols": _("completed columns per player"),
+        "doubled_lines": _("lines scored double per player"),
+        "buildings_built": _("buildings built per player"),
+        "face_down_share": _("share of buildings built face down"),
+        "shared_build_share": _("share of builds in another player's turn"),
+        "harvest_value": _("markers per harvest"),
+        "blind_draw_share": _("share of building draws taken blind from the bag"),
+        "buildings_left_in_hand": _("buildings left in hand at the end, per player"),
+        "unplayed_shipments": _("share of players who never played their shipment"),
+        "clearing_buildings": _("buildings taken from clearings"),
+        "winning_margin": _("winning margin (points)"),
+    }.get(name)
+
+
 WIDGETS = {
     ("village",): VillageWidget(),
     ("board",): BoardWidget(),
     ("harvest_tiles",): HarvestDeckWidget(),
 }
 
-__all__ = ["MISSING", "WIDGETS"]
+__all__ = ["MISSING", "WIDGETS", "figure_label"]

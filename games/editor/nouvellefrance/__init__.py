@@ -15,6 +15,7 @@ from typing import Any
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from games.boards.nouvellefrance.events import shape_label, site_label
 from games.data_texts import data_gettext, humanize
 from games.editor.schemaform import MISSING, Node, SchemaForm, Widget, get_at
 
@@ -152,7 +153,8 @@ class CopiesWidget(Widget):
                      for i in pattern]
             previews = []
             for s in shapes:
-                label = _("%(shape)s in copy %(n)d") % {"shape": s.get("name", "?"), "n": k + 1}
+                label = _("%(shape)s in copy %(n)d") % {"shape": shape_label(s.get("name", "?")),
+                                                         "n": k + 1}
                 copies = rule_shapes.get(s.get("name"), {}).get("copies")
                 if isinstance(copies, list) and k < len(copies) and isinstance(
                         copies[k], dict) and isinstance(copies[k].get("orientations"), list):
@@ -207,8 +209,8 @@ class DeckWidget(Widget):
                      for i, (p, size) in enumerate(zip(piles.children, sizes, strict=True))]
         for f in flakes.children:
             f.alias = flakes.slot
-        shape_rows = [{"node": entry, "picture": piece_svg(
-            shapes.get(entry.key_value, []), ["#8b6b4a"] * 8, label=entry.key_value)}
+        shape_rows = [{"node": entry, "name": shape_label(entry.key_value), "picture": piece_svg(
+            shapes.get(entry.key_value, []), ["#8b6b4a"] * 8, label=shape_label(entry.key_value))}
             for entry in per_shape.children]
         cards = sum(_int(e.value) or 0 for e in per_shape.children)
         node.extra.update(piles=pile_rows, shapes=shape_rows, per_shape=per_shape,
@@ -232,6 +234,46 @@ class DeckWidget(Widget):
         return data
 
 
+_FIGURE_PATTERNS = [
+    (re.compile(r"^unplaceable_share_(\d+)$"),
+     lambda k: _("share of cards no one could place, before snowstorm %(k)s") % {"k": k}),
+    (re.compile(r"^level1_fill_at_first_storm_stick_(.+)$"),
+     lambda s: _("level 1 filled at the 1st snowstorm, site with stick %(stick)s")
+     % {"stick": s}),
+    (re.compile(r"^level1_fill_at_first_storm_(.+)$"),
+     lambda s: _("level 1 filled at the 1st snowstorm: %(site)s") % {"site": site_label(s)}),
+    (re.compile(r"^level(\d+)_fill_at_end$"),
+     lambda k: _("level %(k)s filled at the end") % {"k": k}),
+]
+
+
+def figure_label(name: str) -> str | None:
+    """The translated label of one of the engine's simulation figures
+    (``NouvelleFranceEngine.figures``), by its id; ``None`` for an id it does not know.
+    Ids that carry a site, a stick, a level or a snowstorm name it in the label."""
+    fixed = {
+        "turns": _("turns"),
+        "cards_drawn": _("building cards drawn"),
+        "pieces_placed": _("pieces placed"),
+        "bonus_pieces_placed": _("bonus pieces placed"),
+        "unplaceable_share": _("share of cards no one could place"),
+        "pieces_removed": _("pieces put back in the box"),
+        "level1_fill_at_first_storm": _("level 1 filled at the 1st snowstorm, least full site"),
+        "pieces_placed_at_first_storm": _("pieces placed by the 1st snowstorm"),
+        "bonus_pieces_placed_at_first_storm": _("bonus pieces placed by the 1st snowstorm"),
+        "sites_completed": _("sites completed"),
+        "fill_at_end": _("cube places filled at the end"),
+        "huron_uses": _("Huron uses"),
+    }
+    if name in fixed:
+        return fixed[name]
+    for pattern, label in _FIGURE_PATTERNS:
+        match = pattern.match(name)
+        if match:
+            return label(match.group(1))
+    return None
+
+
 WIDGETS = {
     ("sites", "*", "footprint"): CellsWidget(upright=False, minimum=8),
     ("shapes", "*", "cells"): CellsWidget(upright=True, minimum=5),
@@ -241,4 +283,4 @@ WIDGETS = {
     ("deck",): DeckWidget(),
 }
 
-__all__ = ["MISSING", "WIDGETS"]
+__all__ = ["MISSING", "WIDGETS", "figure_label"]

@@ -112,7 +112,8 @@ def test_a_good_edit_is_saved_and_logged(nh, staff_client):
     assert response.status_code == 302
     assert variant_selectors.draft_of(nh).data["village"]["col_values"][0] == 6
     history = staff_client.get(reverse("editor:variant", args=[nh.pk])).content.decode()
-    assert "village.col_values[0]: 5 → 6" in history and "richer corner" in history
+    # The field path in its schema titles (issue 21), not the data path.
+    assert "Village › Col values › 1: 5 → 6" in history and "richer corner" in history
 
 
 def test_structural_edits_redraw_the_form_without_saving(nh, staff_client):
