@@ -71,8 +71,9 @@ class AnalysisOutput(serializers.Serializer):
 class GameAnalysisApi(GameApi):
     """``/api/games/{id}/analysis/``: the post-game analysis of a finished game.
 
-    ``POST`` (a player of the game, or staff) queues it: 202, or 200 with the stored
-    analysis when it is already done (``rerun`` starts it over).  ``GET`` (anyone who may
+    ``POST`` (anyone who sat at the table, resigners and leavers too, or staff) queues
+    it: 202, or 200 with the stored analysis when it is already done (``rerun`` starts it
+    over).  ``GET`` (anyone who may
     see the replay) gives its status, progress and the moves judged so far.
     """
 
@@ -112,7 +113,7 @@ class GameAnalysisApi(GameApi):
             202: AnalysisOutput,
             400: ErrorOutput,
             401: ErrorOutput,
-            403: OpenApiResponse(ErrorOutput, description="not a player of this game"),
+            403: OpenApiResponse(ErrorOutput, description="never sat at this table"),
             404: ErrorOutput,
             409: OpenApiResponse(ErrorOutput, description="the game has not ended"),
             429: ErrorOutput,

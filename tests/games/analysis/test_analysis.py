@@ -22,7 +22,7 @@ from games.core.services import submit_action
 from games.engines import get_engine
 from games.live import broadcast
 from games.models import Analysis, Game, Variant
-from games.tables.services import create_game, join_game
+from games.tables.services import create_game, join_game, resign_game
 
 pytestmark = pytest.mark.django_db
 
@@ -43,12 +43,12 @@ def running_game(variant: Variant, ann: Any, bob: Any) -> Game:
 
 
 def finish(game: Game, users: dict[int, Any]) -> Game:
-    """Play the toy game to its end (always the first card)."""
+    """Play the toy game to its end (always the first card; ``None``: an AI's seat)."""
     while game.status == Game.Status.RUNNING:
         seat = game.to_move[0]
         game = submit_action(game=game, user=users[seat], seat=seat,
                                       action={"play": 0}, version=game.version,
-                                      key=f"k{game.version}")
+                                      key=f"k{game.version}", ai=users[seat] is None)
     return game
 
 
@@ -114,6 +114,43 @@ def test_only_players_and_staff_may_start_it(finished: Game, eve: Any, make_user
     with on_commit():
         r = client_for(staff).post(URL.format(finished.pk), {}, format="json")
     assert r.status_code == 202
+
+
+@pytest.mark.parametrize("rule", [Game.DepartureRule.LOSE, Game.DepartureRule.AI])
+def test_a_player_who_resigned_may_start_it(variant: Variant, ann: Any, bob: Any, eve: Any,
+                                           client: Any, on_commit: Any, rule: str) -> None:
+    """Everyone who sat at the table may start the analysis: a resigner too, whether the
+    resignation ended the game ("lose") or the AI played the seat to the end ("ai")."""
+    game = create_game(creator=ann, variant=variant, seats=[{"type": "human"}] * 2,
+                       departure_rule=rule)
+    join_game(game=game, user=bob)
+    game.refresh_from_db()
+    game = submit_action(game=game, user=ann, seat=0, action={"play": 0},
+                         version=game.version, key="k0")
+    resign_game(game=game, user=bob)
+    game.refresh_from_db()
+    if game.status == Game.Status.RUNNING:  # the AI plays bob's seat on
+        game = finish(game, {0: ann, 1: None})
+    assert game.status == Game.Status.FINISHED
+    seat = game.seats.get(index=1)
+    assert seat.user_id is None and seat.left_user_id == bob.pk
+    # The page offers bob the button, not eve (who never sat there).
+    client.force_login(eve)
+    assert 'id="analysis-start"' not in panel(client, game)
+    client.force_login(bob)
+    assert 'id="analysis-start"' in panel(client, game)
+    r = client_for(eve).post(URL.format(game.pk), {}, format="json")
+    assert r.status_code == 403 and r.json()["code"] == "analysis_forbidden"
+    with on_commit():
+        r = client_for(bob).post(URL.format(game.pk), {}, format="json")
+    assert r.status_code == 202, r.content
+    assert Analysis.objects.get(game=game).status == Analysis.Status.DONE
+    # And through the page's button (the service behind it).
+    with on_commit():
+        r = client.post(f"/games/{game.pk}/analysis/start/", {"rerun": "1"},
+                        HTTP_HX_REQUEST="true")
+    assert r.status_code == 200 and "X-Colonia-Error" not in r
+    assert Analysis.objects.get(game=game).run == 2
 
 
 def test_running_games_are_never_analysed(variant: Variant, ann: Any, bob: Any) -> None:
