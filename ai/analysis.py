@@ -35,6 +35,7 @@ step get the same analysis there (``tests/ai/test_analysis.py`` checks it).
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import time
@@ -42,23 +43,33 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .ismcts import playout, search
-from .knowledge import GameKnowledge, get_knowledge
+from .ismcts import SearchParams, playout, search
+from .knowledge import GameKnowledge, get_knowledge, search_knowledge
 
 Action = Any
 State = Any
 
 __all__ = [
+    "ACCURACY_A",
+    "ACCURACY_B",
+    "ACCURACY_K",
     "DEFAULT_BUDGET",
     "MARKS",
-    "MIN_VISITS",
+    "SEARCH_PARAMS",
+    "WEIGHT_MAX",
+    "WEIGHT_MIN",
     "Budget",
     "Decision",
     "analyse_decision",
     "analyse_moves",
+    "compare",
     "estimate",
+    "game_accuracy",
+    "loss_scale",
     "mark_for",
+    "move_accuracy",
     "summarise",
+    "volatility_weights",
 ]
 
 #: (mark, smallest loss of win probability), worst first.
@@ -67,12 +78,20 @@ MARKS: tuple[tuple[str, float], ...] = (
     ("mistake", 0.10),
     ("inaccuracy", 0.05),
 )
-#: A played move the search tried fewer times than this is re-estimated (with the best).
-MIN_VISITS = 8
+#: The analysis' search: the AI levels' options since issue 13 (shared worlds, macro
+#: turns, public keys), with the game's strong knowledge (``search_knowledge``).
+SEARCH_PARAMS = SearchParams(world_reuse=None, macro=True, public_keys=True)
 #: Probability that a playout step is uniform (as in the search).
 PLAYOUT_EPSILON = 0.1
-#: Loss at which a move's accuracy reaches 0 (accuracy = 100 * (1 - loss / this)).
-ACCURACY_ZERO = 0.25
+#: A move's accuracy from the points of win chance it lost, ``d`` (lichess's curve):
+#: ``ACCURACY_A * exp(-ACCURACY_K * d) - ACCURACY_B``, clamped to [0, 100].
+ACCURACY_A = 103.1668
+ACCURACY_K = 0.04354
+ACCURACY_B = 3.1669
+#: Volatility weights (:func:`volatility_weights`): bounds and the longest window.
+WEIGHT_MIN = 0.5
+WEIGHT_MAX = 12.0
+WINDOW_MAX = 8
 
 
 @dataclass(frozen=True)
@@ -202,6 +221,51 @@ def _is_draw(engine: Any, state: State, seat: int, action: Action, after: State,
     return False
 
 
+def compare(engine: Any, state: State, seat: int, actions: Sequence[Action], samples: int,
+            rng: random.Random, knowledge: GameKnowledge) -> list[list[float]]:
+    """Every seat's win chance after ``seat`` plays each of ``actions``, measured alike.
+
+    Each of ``samples`` worlds is drawn once from ``seat``'s information set
+    (``determinize``) and every action is played in that same world, followed by a
+    playout from the same seed and the evaluator (the search's own playout and value):
+    common random numbers, so the difference between two actions is not the luck of
+    different worlds.  Values are normalised per sample to sum 1 (a chance of
+    finishing first).  A world where an action is not legal (it cannot happen with a
+    sound engine) is skipped for every action.
+    """
+    totals = [[] for _ in actions]  # type: list[list[float]]
+    count = 0
+    for _ in range(max(1, samples)):
+        world = engine.determinize(state, seat, rng)
+        playout_seed = rng.randrange(2**31)
+        rows = []
+        try:
+            for action in actions:
+                after = engine.apply(world, seat, action)
+                rows.append(_normalised(list(playout(
+                    engine, after, random.Random(playout_seed), knowledge, PLAYOUT_EPSILON,
+                    knowledge.rollout_depth))))
+        except ValueError:  # IllegalAction in this world
+            continue
+        for i, row in enumerate(rows):
+            totals[i] = row if not totals[i] else [a + b for a, b in zip(totals[i], row,
+                                                                          strict=True)]
+        count += 1
+    if not count:
+        raise ValueError(f"seat {seat} cannot play {list(actions)!r} in any world it imagines")
+    return [[v / count for v in row] for row in totals]
+
+
+def loss_scale(num_players: int) -> float:
+    """The factor on a win chance lost: ``num_players / 2``.
+
+    A fair game gives each seat ``1 / num_players``; scaling by ``num_players / 2`` makes
+    a loss the same share of a fair chance at every table size (2 players: the points of
+    win chance themselves).
+    """
+    return max(1.0, num_players / 2)
+
+
 def analyse_decision(engine: Any, state: State, seat: int, played: Action, after: State,
                      *, step: int, budget: Budget = DEFAULT_BUDGET, seed: int = 0,
                      previous_win: Sequence[float] | None = None) -> Decision:
@@ -210,9 +274,13 @@ def analyse_decision(engine: Any, state: State, seat: int, played: Action, after
     ``state`` and ``after`` are true states, read only through ``determinize``,
     ``legal_actions`` and ``observe`` for ``seat``.  ``previous_win`` (the curve's
     last point) is kept for a forced move that draws nothing, which costs no search.
+
+    The best move is the one the search visits most; it and the move played are then
+    measured alike by :func:`compare` (the same worlds, the same playouts), so the
+    search's favourable noise on the move it picked does not count against the player.
     """
     rng = random.Random(step_seed(seed, step))
-    knowledge = get_knowledge(engine)
+    knowledge = search_knowledge(engine)
     legal = engine.legal_actions(state, seat)
     chance = _is_draw(engine, state, seat, played, after, rng, budget.worlds)
     if len(legal) <= 1:
@@ -220,35 +288,29 @@ def analyse_decision(engine: Any, state: State, seat: int, played: Action, after
         win = list(previous_win) if previous_win is not None else []
         expected: list[float] | None = None
         if chance or not win:
-            expected = estimate(engine, state, seat, budget.samples, rng, played, knowledge)
+            expected = _normalised(
+                estimate(engine, state, seat, budget.samples, rng, played, knowledge))
             value = expected[seat]
-            win = _normalised(expected)
+            win = expected
         decision = Decision(step, seat, played, played, value, value, 0.0, None, True,
                             chance, win, [0.0] * len(win), len(legal))
     else:
         result = search(engine, state, seat, budget.scaled(engine), seed=rng.randrange(2**31),
-                        knowledge=knowledge)
-        stats = {s.action: s for s in result.stats}
+                        knowledge=knowledge, params=SEARCH_PARAMS)
         best = result.action
-        value_best = stats[best].value if best in stats else 0.0
-        expected = estimate(engine, state, seat, budget.samples, rng, played, knowledge)
-        mine = stats.get(played)
-        if played == best:
-            value_played = value_best
-        elif mine is not None and mine.visits >= MIN_VISITS:
-            value_played = mine.value
-        else:
-            # Too few visits to trust: measure both moves the same (flat) way.
-            value_played = expected[seat]
-            value_best = estimate(engine, state, seat, budget.samples, rng, best, knowledge)[seat]
-        loss = max(0.0, value_best - value_played) if played != best else 0.0
-        win = _normalised(expected)
+        candidates = [best] if played == best else [best, played]
+        chances = compare(engine, state, seat, candidates, budget.samples, rng, knowledge)
+        expected = chances[-1]
+        value_best, value_played = chances[0][seat], expected[seat]
+        loss = 0.0
+        if played != best:
+            loss = max(0.0, loss_scale(len(expected)) * (value_best - value_played))
         decision = Decision(step, seat, played, best, value_played, value_best, loss,
-                            mark_for(loss), False, chance, win, [0.0] * len(win), len(legal))
+                            mark_for(loss), False, chance, list(expected),
+                            [0.0] * len(expected), len(legal))
     if chance and expected is not None:
         now = _normalised(estimate(engine, after, seat, budget.samples, rng, None, knowledge))
-        before = _normalised(expected)
-        decision.luck = [a - b for a, b in zip(now, before, strict=True)]
+        decision.luck = [a - b for a, b in zip(now, expected, strict=True)]
         decision.win = now
     return decision
 
@@ -271,28 +333,73 @@ def analyse_moves(engine: Any, state: State, moves: Sequence[tuple[int, Action]]
         state = after
 
 
+def volatility_weights(decisions: Sequence[dict], seat: int, num_players: int
+                       ) -> list[float]:
+    """The weight of each of ``decisions`` in ``seat``'s accuracy (lichess's volatility).
+
+    The seat's win chance (in points) through the game -- a fair ``100 / num_players``
+    at the start, then after every move -- is cut into windows of
+    :func:`_window` points; a move weighs the standard deviation of the window that
+    ends with it, clamped to ``[WEIGHT_MIN, WEIGHT_MAX]``.  Moves where the game swings
+    count most; moves in a game long decided (every move as good) count least.
+    """
+    points = [100.0 / max(1, num_players)]
+    for d in decisions:
+        win = d.get("win") or []
+        points.append(100.0 * float(win[seat]) if len(win) > seat else points[-1])
+    size = _window(len(decisions))
+    weights = []
+    for i in range(len(decisions)):
+        window = points[max(0, i + 2 - size):i + 2]
+        m = sum(window) / len(window)
+        sd = math.sqrt(sum((x - m) ** 2 for x in window) / len(window))
+        weights.append(min(WEIGHT_MAX, max(WEIGHT_MIN, sd)))
+    return weights
+
+
+def _window(moves: int) -> int:
+    """Points per volatility window: a tenth of the moves, from 2 to ``WINDOW_MAX``."""
+    return max(2, min(WINDOW_MAX, moves // 10))
+
+
+def game_accuracy(accuracies: Sequence[float], weights: Sequence[float] | None = None
+                  ) -> float | None:
+    """A player's accuracy (0-100) from its moves' :func:`move_accuracy` (lichess's):
+    the mean of the volatility-weighted mean and the harmonic mean (each move's accuracy
+    at least 1 there); ``None`` without a decision."""
+    if not accuracies:
+        return None
+    weights = list(weights) if weights is not None else [1.0] * len(accuracies)
+    weighted = sum(a * w for a, w in zip(accuracies, weights, strict=True)) / sum(weights)
+    harmonic = len(accuracies) / sum(1.0 / max(1.0, a) for a in accuracies)
+    return (weighted + harmonic) / 2
+
+
 def summarise(decisions: Sequence[dict], num_players: int) -> list[dict]:
     """Per seat: decisions with a choice, accuracy (0-100), marks and luck.
 
-    ``decisions`` are :meth:`Decision.to_json` dicts.  Accuracy is the mean of
-    ``100 * max(0, 1 - loss / ACCURACY_ZERO)`` over the seat's real choices; luck
-    is the sum of the seat's luck over every draw of the game (anyone's draw).
+    ``decisions`` are :meth:`Decision.to_json` dicts.  Accuracy is
+    :func:`game_accuracy` over the seat's real choices; luck is the sum of the seat's
+    luck over every draw of the game (anyone's draw).
     """
     rows = []
     for seat in range(num_players):
-        mine = [d for d in decisions if d["seat"] == seat and not d["forced"]]
-        scores = [100.0 * max(0.0, 1.0 - d["loss"] / ACCURACY_ZERO) for d in mine]
+        weights = volatility_weights(decisions, seat, num_players)
+        mine = [(d, w) for d, w in zip(decisions, weights, strict=True)
+                if d["seat"] == seat and not d["forced"]]
+        accuracy = game_accuracy([move_accuracy(float(d["loss"])) for d, _w in mine],
+                                 [w for _d, w in mine])
         luck = sum(d["luck"][seat] for d in decisions
                    if d.get("chance") and len(d.get("luck") or []) > seat)
         row = {
             "seat": seat,
             "decisions": len(mine),
-            "accuracy": round(sum(scores) / len(scores), 1) if scores else None,
+            "accuracy": round(accuracy, 1) if accuracy is not None else None,
             "luck": round(luck, 4),
             "draws": sum(1 for d in decisions if d["seat"] == seat and d.get("chance")),
         }
         for name, _threshold in MARKS:
-            row[name] = sum(1 for d in mine if d["mark"] == name)
+            row[name] = sum(1 for d, _w in mine if d["mark"] == name)
         rows.append(row)
     return rows
 
@@ -332,3 +439,9 @@ def play_game(engine: Any, variant: dict, players: int, seed: int,
         state = engine.apply(state, seat, action)
         turn += 1
     return moves
+
+
+def move_accuracy(loss: float) -> float:
+    """The accuracy (0-100) of a move that lost ``loss`` of win chance (see MODULE)."""
+    lost = 100.0 * max(0.0, loss)
+    return min(100.0, max(0.0, ACCURACY_A * math.exp(-ACCURACY_K * lost) - ACCURACY_B))
