@@ -53,6 +53,7 @@ __all__ = [
     "ACCURACY_A",
     "ACCURACY_B",
     "ACCURACY_K",
+    "CHANCE_FLOOR",
     "DEFAULT_BUDGET",
     "MARKS",
     "SEARCH_PARAMS",
@@ -62,10 +63,10 @@ __all__ = [
     "Decision",
     "analyse_decision",
     "analyse_moves",
+    "chance_lost",
     "compare",
     "estimate",
     "game_accuracy",
-    "loss_scale",
     "mark_for",
     "move_accuracy",
     "summarise",
@@ -86,8 +87,11 @@ PLAYOUT_EPSILON = 0.1
 #: A move's accuracy from the points of win chance it lost, ``d`` (lichess's curve):
 #: ``ACCURACY_A * exp(-ACCURACY_K * d) - ACCURACY_B``, clamped to [0, 100].
 ACCURACY_A = 103.1668
-ACCURACY_K = 0.04354
+ACCURACY_K = 0.2
 ACCURACY_B = 3.1669
+#: Win chances below this count as this much in :func:`chance_lost` (0.5%): below it
+#: the estimate is mostly noise.
+CHANCE_FLOOR = 0.005
 #: Volatility weights (:func:`volatility_weights`): bounds and the longest window.
 WEIGHT_MIN = 0.5
 WEIGHT_MAX = 12.0
@@ -256,14 +260,21 @@ def compare(engine: Any, state: State, seat: int, actions: Sequence[Action], sam
     return [[v / count for v in row] for row in totals]
 
 
-def loss_scale(num_players: int) -> float:
-    """The factor on a win chance lost: ``num_players / 2``.
+def chance_lost(value_best: float, value_played: float) -> float:
+    """The loss of a move (0 to 0.5): the share of the mover's win chance it gave away,
+    counted in win chance of an even two-player game.
 
-    A fair game gives each seat ``1 / num_players``; scaling by ``num_players / 2`` makes
-    a loss the same share of a fair chance at every table size (2 players: the points of
-    win chance themselves).
+    ``0.5 * (best - played) / best``, both chances at least :data:`CHANCE_FLOOR`: a
+    fair 50% that drops to 40% loses 0.10 (ten points), and so does a 10% that drops to
+    8%, or a 25% (four players) that drops to 20%.  Measured in plain points, a player
+    behind would lose nothing whatever they did (a 2% chance cannot drop by 10 points),
+    and as games between unequal players are decided early, the weaker player's moves
+    would look perfect (issue 20: a random clicker who lost 3-21 got 95%).  A relative
+    share needs no scaling by the number of players either.
     """
-    return max(1.0, num_players / 2)
+    best = max(CHANCE_FLOOR, value_best)
+    played = max(CHANCE_FLOOR, value_played)
+    return max(0.0, 0.5 * (best - played) / best)
 
 
 def analyse_decision(engine: Any, state: State, seat: int, played: Action, after: State,
@@ -302,9 +313,7 @@ def analyse_decision(engine: Any, state: State, seat: int, played: Action, after
         chances = compare(engine, state, seat, candidates, budget.samples, rng, knowledge)
         expected = chances[-1]
         value_best, value_played = chances[0][seat], expected[seat]
-        loss = 0.0
-        if played != best:
-            loss = max(0.0, loss_scale(len(expected)) * (value_best - value_played))
+        loss = chance_lost(value_best, value_played) if played != best else 0.0
         decision = Decision(step, seat, played, best, value_played, value_best, loss,
                             mark_for(loss), False, chance, list(expected),
                             [0.0] * len(expected), len(legal))

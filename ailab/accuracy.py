@@ -12,7 +12,9 @@ error rates unchanged, no wall-clock guard, so a run gives the same numbers on a
 machine) and the analysis at ``--iterations``/``--samples``; the defaults keep both games
 at 30 games each within about half an hour of one core.  ``--save FILE`` keeps every
 analysed decision (JSON); ``--load FILE`` prints the table again from them with the
-current formula (:func:`ai.analysis.summarise`) without playing or analysing anything.
+current formula (the stored win chances of the best and the played move re-judged by
+:func:`ai.analysis.chance_lost`, then :func:`ai.analysis.summarise`) without playing or
+analysing anything.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from statistics import mean, stdev
 from typing import Any
 
 import ai
-from ai.analysis import Budget, analyse_moves, summarise
+from ai.analysis import Budget, analyse_moves, chance_lost, mark_for, summarise
 from ai.ismcts import search
 from tools.engines import load_engine
 
@@ -94,14 +96,17 @@ def play(engine: Any, variant: dict, lineup: Sequence[str], seed: int,
 
 def calibrate(game: str, games: int, *, budget: Budget, scale: float, seed: int = 1,
               players: Sequence[str] = PLAYERS, variant_name: str = "standard",
-              log: Any = None, each: Any = None) -> list[dict]:
+              log: Any = None, each: Any = None, skip: int = 0) -> list[dict]:
     """Play and analyse ``games`` games of ``game``: one record per game
     (``lineup``, ``scores``, ``winners``, ``decisions`` as :meth:`Decision.to_json`);
-    ``each(record)`` is called after every game."""
+    ``each(record)`` is called after every game; the first ``skip`` games are left out
+    (a resumed run)."""
     engine = load_engine(game)
     variant = engine.default_variants()[variant_name]
     records = []
     for g, lineup in enumerate(pairings(players, games)):
+        if g < skip:
+            continue
         started = time.process_time()
         game_seed = seed + g
         moves, scores = play(engine, variant, lineup, game_seed, scale)
@@ -126,6 +131,19 @@ def calibrate(game: str, games: int, *, budget: Budget, scale: float, seed: int 
     return records
 
 
+def rejudge(decisions: Sequence[dict]) -> list[dict]:
+    """The decisions with their loss and mark from the current formula
+    (:func:`ai.analysis.chance_lost` of the stored chances), so that ``--load`` shows a
+    changed formula on the same games."""
+    out = []
+    for d in decisions:
+        loss = 0.0
+        if not d["forced"] and d["played"] != d["best"]:
+            loss = chance_lost(float(d["value_best"]), float(d["value_played"]))
+        out.append({**d, "loss": loss, "mark": mark_for(loss) if not d["forced"] else None})
+    return out
+
+
 def table(records: Sequence[dict], players: Sequence[str] = PLAYERS) -> list[dict]:
     """Per game and player type: games, accuracy (mean, 95% interval), marks per game,
     win share."""
@@ -136,7 +154,7 @@ def table(records: Sequence[dict], players: Sequence[str] = PLAYERS) -> list[dic
             for r in records:
                 if r["game"] != game:
                     continue
-                rows = summarise(r["decisions"], len(r["lineup"]))
+                rows = summarise(rejudge(r["decisions"]), len(r["lineup"]))
                 for seat, lv in enumerate(r["lineup"]):
                     if lv != level or rows[seat]["accuracy"] is None:
                         continue
@@ -198,6 +216,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--save", help="write every game's analysed decisions here (JSON)")
     parser.add_argument("--load", help="print the table from a --save file instead")
+    parser.add_argument("--resume", action="store_true",
+                        help="keep the games already in the --save file, play the rest")
     args = parser.parse_args(argv)
     players = tuple(p.strip() for p in args.players.split(",") if p.strip())
     if args.load:
@@ -208,6 +228,12 @@ def main(argv: list[str] | None = None) -> int:
         budget = Budget(iterations=args.iterations, samples=args.samples, worlds=args.worlds)
         settings = {**vars(args), "budget": budget.__dict__}
         records: list[dict] = []
+        if args.resume and args.save:
+            try:
+                with open(args.save) as f:
+                    records = json.load(f)["records"]
+            except FileNotFoundError:
+                pass
 
         def save(record: dict) -> None:  # after every game: a long run keeps what it did
             records.append(record)
@@ -217,8 +243,10 @@ def main(argv: list[str] | None = None) -> int:
 
         rng = random.Random(args.seed)
         for game in args.game:
+            done = sum(1 for r in records if r["game"] == game)
             calibrate(game, args.games, budget=budget, scale=args.level_scale,
-                      seed=rng.randrange(10**6), players=players, log=sys.stderr, each=save)
+                      seed=rng.randrange(10**6), players=players, log=sys.stderr, each=save,
+                      skip=done)
     print(f"settings: {json.dumps({k: v for k, v in settings.items() if k != 'load'})}")
     rows = table(records, players)
     print_table(rows)

@@ -11,15 +11,16 @@ from ai.analysis import (
     ACCURACY_A,
     ACCURACY_B,
     ACCURACY_K,
+    CHANCE_FLOOR,
     MARKS,
     WEIGHT_MAX,
     WEIGHT_MIN,
     Budget,
     analyse_decision,
     analyse_moves,
+    chance_lost,
     compare,
     game_accuracy,
-    loss_scale,
     mark_for,
     move_accuracy,
     play_game,
@@ -173,12 +174,12 @@ def test_summary_counts_marks_accuracy_and_luck() -> None:
     assert rows[0]["decisions"] == 2 and rows[0]["blunder"] == 1
     # No win curve: every move weighs the same; the mean of the mean and the harmonic mean.
     scores = [_lichess(0), _lichess(25)]
-    harmonic = 2 / sum(1 / s for s in scores)
+    harmonic = 2 / sum(1 / max(1, s) for s in scores)  # a move counts at least 1 there
     assert rows[0]["accuracy"] == pytest.approx((sum(scores) / 2 + harmonic) / 2, abs=0.06)
     assert rows[0]["luck"] == pytest.approx(0.1) and rows[0]["draws"] == 1
     assert rows[1]["inaccuracy"] == 1 and rows[1]["mistake"] == 1
     scores = [_lichess(6), _lichess(12)]
-    harmonic = 2 / sum(1 / s for s in scores)
+    harmonic = 2 / sum(1 / max(1, s) for s in scores)
     assert rows[1]["accuracy"] == pytest.approx((sum(scores) / 2 + harmonic) / 2, abs=0.06)
     assert rows[1]["luck"] == pytest.approx(-0.1)
 
@@ -186,8 +187,8 @@ def test_summary_counts_marks_accuracy_and_luck() -> None:
 def test_a_moves_accuracy_falls_with_the_win_chance_it_lost() -> None:
     assert move_accuracy(0.0) == pytest.approx(100.0, abs=1e-3)
     assert move_accuracy(-0.1) == move_accuracy(0.0)  # never above 100
-    assert move_accuracy(1.0) == 0.0  # never below 0
-    points = [0, 1, 2, 5, 10, 20, 40]
+    assert move_accuracy(0.5) == 0.0  # never below 0
+    points = [0, 0.5, 1, 2, 5, 10]
     values = [move_accuracy(p / 100) for p in points]
     assert values == sorted(values, reverse=True) and len(set(values)) == len(values)
     assert values == pytest.approx([_lichess(p) for p in points])
@@ -217,8 +218,16 @@ def test_moves_in_a_decided_game_weigh_least() -> None:
                                                                             2)[20]
 
 
-def test_a_loss_is_scaled_to_the_share_of_a_fair_chance() -> None:
-    assert loss_scale(2) == 1.0 and loss_scale(3) == 1.5 and loss_scale(4) == 2.0
+def test_a_loss_is_the_share_of_the_win_chance_given_away() -> None:
+    """Counted in points of an even game: 50% -> 40%, 10% -> 8% and 25% -> 20% all lose
+    ten points; a player far behind still loses by throwing its chance away."""
+    assert chance_lost(0.5, 0.4) == pytest.approx(0.10)
+    assert chance_lost(0.1, 0.08) == pytest.approx(0.10)
+    assert chance_lost(0.25, 0.2) == pytest.approx(0.10)
+    assert chance_lost(0.04, 0.01) == pytest.approx(0.375)
+    assert chance_lost(0.4, 0.5) == 0.0  # never a gain
+    assert chance_lost(1e-6, 0.0) == 0.0  # below the floor: noise, not a loss
+    assert chance_lost(0.9, 0.0) == pytest.approx(0.5 * (0.9 - CHANCE_FLOOR) / 0.9)
 
 
 def test_moves_are_compared_in_the_same_worlds() -> None:
