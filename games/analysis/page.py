@@ -79,10 +79,11 @@ def _move_text(game: Game, decision: dict, names: list[str]) -> dict:
 
 def method() -> dict:
     """The numbers of the accuracy formula and the marks, as the page explains them
-    (:mod:`ai.analysis`: the move's score from the points of win chance lost)."""
+    (:mod:`ai.analysis`: a move's score from the share of its win chance lost)."""
     thresholds = {name: f"{100 * loss:g}" for name, loss in pure.MARKS}
     return {"a": f"{pure.ACCURACY_A:.2f}", "k": f"{pure.ACCURACY_K:.4g}",
-            "b": f"{pure.ACCURACY_B:.2f}", **thresholds}
+            "b": f"{pure.ACCURACY_B:.2f}", "floor": f"{100 * pure.CHANCE_FLOOR:g}",
+            **thresholds}
 
 
 def panel_context(game: Game, user: Any, *, step: int | None = None,

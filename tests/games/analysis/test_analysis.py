@@ -310,6 +310,30 @@ def test_panel_start_then_graph_with_links_to_steps(finished: Game, ann: Any, ev
     assert "style=" not in html  # the CSP allows no inline styles
 
 
+def test_the_panel_explains_the_formula_and_the_marks(finished: Game, ann: Any, client: Any,
+                                                      on_commit: Any) -> None:
+    """Like lichess's accuracy page: the formula with its numbers and the marks'
+    thresholds, from ``ai.analysis`` (so the text follows the code), in the reader's
+    language."""
+    import ai.analysis as pure
+
+    client.force_login(ann)
+    with on_commit():
+        client.post(f"/games/{finished.pk}/analysis/start/", HTTP_HX_REQUEST="true")
+    html = panel(client, finished)
+    method = html[html.index('id="analysis-method"'):html.index("</details>")]
+    assert "How accuracy is computed" in method
+    assert f"{pure.ACCURACY_A:.2f} × e<sup>−{pure.ACCURACY_K:.4g} × d</sup>" in method
+    assert "d = 50 × (B − P) ÷ B" in method and "harmonic mean" in method
+    thresholds = [f"{100 * loss:g}" for _name, loss in reversed(pure.MARKS)]
+    assert (f"at least d = {thresholds[0]} points against the best move found, a mistake "
+            f"{thresholds[1]}, a blunder {thresholds[2]}") in method
+    assert f"under {100 * pure.CHANCE_FLOOR:g}% count" in method
+    html = client.get(f"/games/{finished.pk}/analysis/", HTTP_HX_REQUEST="true",
+                      HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Wie die Genauigkeit berechnet wird" in html and "harmonische Mittel" in html
+
+
 def test_panel_progress_part_while_running(finished: Game, ann: Any, client: Any,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(analysis, "enqueue_chunk", lambda *_a: True)
