@@ -7,17 +7,33 @@ What a decision gets (:class:`Decision`), always from what the *mover* knew when
 it acted -- the true state is read only through ``engine.determinize(state,
 mover, rng)``, the mover's own ``legal_actions`` and ``observe(state, mover)``:
 
-* an ISMCTS search (:func:`ai.ismcts.search`) ranks the mover's actions; the
-  *best* move is the most visited one, its *value* its mean value for the mover
-  (about a win probability, in [0, 1]); the *played* move's value is its own
-  mean when the search tried it at least :data:`MIN_VISITS` times, otherwise
-  both moves are re-estimated with the same flat Monte-Carlo estimate
-  (determinize, play the move, a playout, the game's evaluator), so the two
-  values are always measured alike;
-* the *loss* is ``value_best - value_played`` (never below 0) and gives the
-  *mark* (:data:`MARKS`): ``inaccuracy`` from 0.05, ``mistake`` from 0.10,
-  ``blunder`` from 0.20 of win probability lost.  A move the search ranks first,
-  or a forced move (one legal action), gets no mark;
+* an ISMCTS search (:func:`ai.ismcts.search`, the levels' options and the game's
+  strong knowledge) ranks the mover's actions; the *best* move is the most visited
+  one.  Then the best and the *played* move are measured alike by :func:`compare`:
+  both played in the same ``samples`` sampled worlds, each followed by a playout
+  from the same seed and the search's evaluator.  Their *values* are the mover's
+  win chance after them (the chance of finishing first: every seat's values
+  normalised to sum 1, so this holds at any table size).  Measuring the best move
+  with the search's own statistics and the played one otherwise would let the
+  search's lucky noise on the move it picked count against the player;
+* the *loss* (:func:`chance_lost`) is the share of its win chance the mover gave
+  away, in win chance of an even game: ``0.5 * (best - played) / best`` (chances
+  floored at :data:`CHANCE_FLOOR`).  In plain points a player far behind would lose
+  nothing whatever it played -- games between unequal players are decided early,
+  and a random clicker who lost 3-21 got 95% (issue 20).  The loss gives the *mark*
+  (:data:`MARKS`): ``inaccuracy`` from 0.05, ``mistake`` from 0.10, ``blunder``
+  from 0.20.  A move the search ranks first, or a forced move (one legal action),
+  gets no mark;
+* accuracy (:func:`summarise`), as on lichess: a move scores
+  :func:`move_accuracy`, ``103.17 * exp(-k * d) - 3.17`` in [0, 100] with ``d`` the
+  loss in points and ``k`` = :data:`ACCURACY_K`; lichess's ``k`` is 0.0435, ours is
+  steeper because a decision here is a fraction of a turn (a New Haven turn is three
+  to six decisions): the same share of a game's chances is spread over more, smaller
+  losses.  A player's accuracy (:func:`game_accuracy`) is the mean of two means of
+  its moves' scores: weighted by the volatility of its win chance around each move
+  (:func:`volatility_weights`: moves in a decided game weigh least) and harmonic (a
+  few bad moves pull it down).  ``python -m ailab.accuracy`` calibrates ``k`` by
+  self-play between the levels (see the README);
 * ``win``: every seat's win chance once the move is made (flat estimate from the
   mover's information set, normalised to sum 1): the points of the graph;
 * *luck*: a move is a *draw* when what the mover sees afterwards could not be
