@@ -253,7 +253,7 @@ def compare(engine: Any, state: State, seat: int, actions: Sequence[Action], sam
     finishing first).  A world where an action is not legal (it cannot happen with a
     sound engine) is skipped for every action.
     """
-    totals = [[] for _ in actions]  # type: list[list[float]]
+    totals: list[list[float]] = [[] for _ in actions]
     count = 0
     for _ in range(max(1, samples)):
         world = engine.determinize(state, seat, rng)
