@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import random
 import sys
 import time
@@ -237,9 +238,10 @@ def main(argv: list[str] | None = None) -> int:
 
         def save(record: dict) -> None:  # after every game: a long run keeps what it did
             records.append(record)
-            if args.save:
-                with open(args.save, "w") as f:
+            if args.save:  # whole or not at all: a reader (--load) never sees half a file
+                with open(f"{args.save}.part", "w") as f:
                     json.dump({"settings": settings, "records": records}, f)
+                os.replace(f"{args.save}.part", args.save)
 
         rng = random.Random(args.seed)
         for game in args.game:
