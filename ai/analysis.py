@@ -103,7 +103,7 @@ PLAYOUT_EPSILON = 0.1
 #: A move's accuracy from the points of win chance it lost, ``d`` (lichess's curve):
 #: ``ACCURACY_A * exp(-ACCURACY_K * d) - ACCURACY_B``, clamped to [0, 100].
 ACCURACY_A = 103.1668
-ACCURACY_K = 0.2
+ACCURACY_K = 0.25
 ACCURACY_B = 3.1669
 #: Win chances below this count as this much in :func:`chance_lost` (0.5%): below it
 #: the estimate is mostly noise.
