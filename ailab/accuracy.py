@@ -9,8 +9,10 @@ below greedy, greedy below normal, normal not above hard, random's mean below 50
 
 Cost: the search levels play at ``--level-scale`` of their iteration budgets (their
 error rates unchanged, no wall-clock guard, so a run gives the same numbers on a busy
-machine) and the analysis at ``--iterations``/``--samples``; the defaults keep both games
-at 30 games each within about half an hour of one core.  ``--save FILE`` keeps every
+machine) and the analysis at ``--iterations``/``--samples``; the defaults (5% of the
+levels' iterations, 40 analysis iterations, 10 paired playouts) played and analysed both
+games at 30 games each in about 6 CPU minutes (the README's table; on the shared machine
+at nice 19 that was half an hour).  ``--save FILE`` keeps every
 analysed decision (JSON); ``--load FILE`` prints the table again from them with the
 current formula (the stored win chances of the best and the played move re-judged by
 :func:`ai.analysis.chance_lost`, then :func:`ai.analysis.summarise`) without playing or
@@ -207,11 +209,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=30, help="games per game")
     parser.add_argument("--players", default=",".join(PLAYERS),
                         help="player types (levels), weakest first")
-    parser.add_argument("--level-scale", type=float, default=0.1,
+    parser.add_argument("--level-scale", type=float, default=0.05,
                         help="share of the search levels' iterations they play with")
-    parser.add_argument("--iterations", type=int, default=64,
+    parser.add_argument("--iterations", type=int, default=40,
                         help="analysis: ISMCTS iterations per decision")
-    parser.add_argument("--samples", type=int, default=12,
+    parser.add_argument("--samples", type=int, default=10,
                         help="analysis: paired playouts per compared move")
     parser.add_argument("--worlds", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
