@@ -7,17 +7,33 @@ What a decision gets (:class:`Decision`), always from what the *mover* knew when
 it acted -- the true state is read only through ``engine.determinize(state,
 mover, rng)``, the mover's own ``legal_actions`` and ``observe(state, mover)``:
 
-* an ISMCTS search (:func:`ai.ismcts.search`) ranks the mover's actions; the
-  *best* move is the most visited one, its *value* its mean value for the mover
-  (about a win probability, in [0, 1]); the *played* move's value is its own
-  mean when the search tried it at least :data:`MIN_VISITS` times, otherwise
-  both moves are re-estimated with the same flat Monte-Carlo estimate
-  (determinize, play the move, a playout, the game's evaluator), so the two
-  values are always measured alike;
-* the *loss* is ``value_best - value_played`` (never below 0) and gives the
-  *mark* (:data:`MARKS`): ``inaccuracy`` from 0.05, ``mistake`` from 0.10,
-  ``blunder`` from 0.20 of win probability lost.  A move the search ranks first,
-  or a forced move (one legal action), gets no mark;
+* an ISMCTS search (:func:`ai.ismcts.search`, the levels' options and the game's
+  strong knowledge) ranks the mover's actions; the *best* move is the most visited
+  one.  Then the best and the *played* move are measured alike by :func:`compare`:
+  both played in the same ``samples`` sampled worlds, each followed by a playout
+  from the same seed and the search's evaluator.  Their *values* are the mover's
+  win chance after them (the chance of finishing first: every seat's values
+  normalised to sum 1, so this holds at any table size).  Measuring the best move
+  with the search's own statistics and the played one otherwise would let the
+  search's lucky noise on the move it picked count against the player;
+* the *loss* (:func:`chance_lost`) is the share of its win chance the mover gave
+  away, in win chance of an even game: ``0.5 * (best - played) / best`` (chances
+  floored at :data:`CHANCE_FLOOR`).  In plain points a player far behind would lose
+  nothing whatever it played -- games between unequal players are decided early,
+  and a random clicker who lost 3-21 got 95% (issue 20).  The loss gives the *mark*
+  (:data:`MARKS`): ``inaccuracy`` from 0.05, ``mistake`` from 0.10, ``blunder``
+  from 0.20.  A move the search ranks first, or a forced move (one legal action),
+  gets no mark;
+* accuracy (:func:`summarise`), as on lichess: a move scores
+  :func:`move_accuracy`, ``103.17 * exp(-k * d) - 3.17`` in [0, 100] with ``d`` the
+  loss in points and ``k`` = :data:`ACCURACY_K`; lichess's ``k`` is 0.0435, ours is
+  steeper because a decision here is a fraction of a turn (a New Haven turn is three
+  to six decisions): the same share of a game's chances is spread over more, smaller
+  losses.  A player's accuracy (:func:`game_accuracy`) is the mean of two means of
+  its moves' scores: weighted by the volatility of its win chance around each move
+  (:func:`volatility_weights`: moves in a decided game weigh least) and harmonic (a
+  few bad moves pull it down).  ``python -m ailab.accuracy`` calibrates ``k`` by
+  self-play between the levels (see the README);
 * ``win``: every seat's win chance once the move is made (flat estimate from the
   mover's information set, normalised to sum 1): the points of the graph;
 * *luck*: a move is a *draw* when what the mover sees afterwards could not be
@@ -35,6 +51,7 @@ step get the same analysis there (``tests/ai/test_analysis.py`` checks it).
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import time
@@ -42,23 +59,34 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .ismcts import playout, search
-from .knowledge import GameKnowledge, get_knowledge
+from .ismcts import SearchParams, playout, search
+from .knowledge import GameKnowledge, get_knowledge, search_knowledge
 
 Action = Any
 State = Any
 
 __all__ = [
+    "ACCURACY_A",
+    "ACCURACY_B",
+    "ACCURACY_K",
+    "CHANCE_FLOOR",
     "DEFAULT_BUDGET",
     "MARKS",
-    "MIN_VISITS",
+    "SEARCH_PARAMS",
+    "WEIGHT_MAX",
+    "WEIGHT_MIN",
     "Budget",
     "Decision",
     "analyse_decision",
     "analyse_moves",
+    "chance_lost",
+    "compare",
     "estimate",
+    "game_accuracy",
     "mark_for",
+    "move_accuracy",
     "summarise",
+    "volatility_weights",
 ]
 
 #: (mark, smallest loss of win probability), worst first.
@@ -67,12 +95,23 @@ MARKS: tuple[tuple[str, float], ...] = (
     ("mistake", 0.10),
     ("inaccuracy", 0.05),
 )
-#: A played move the search tried fewer times than this is re-estimated (with the best).
-MIN_VISITS = 8
+#: The analysis' search: the AI levels' options since issue 13 (shared worlds, macro
+#: turns, public keys), with the game's strong knowledge (``search_knowledge``).
+SEARCH_PARAMS = SearchParams(world_reuse=None, macro=True, public_keys=True)
 #: Probability that a playout step is uniform (as in the search).
 PLAYOUT_EPSILON = 0.1
-#: Loss at which a move's accuracy reaches 0 (accuracy = 100 * (1 - loss / this)).
-ACCURACY_ZERO = 0.25
+#: A move's accuracy from the points of win chance it lost, ``d`` (lichess's curve):
+#: ``ACCURACY_A * exp(-ACCURACY_K * d) - ACCURACY_B``, clamped to [0, 100].
+ACCURACY_A = 103.1668
+ACCURACY_K = 0.25
+ACCURACY_B = 3.1669
+#: Win chances below this count as this much in :func:`chance_lost` (0.5%): below it
+#: the estimate is mostly noise.
+CHANCE_FLOOR = 0.005
+#: Volatility weights (:func:`volatility_weights`): bounds and the longest window.
+WEIGHT_MIN = 0.5
+WEIGHT_MAX = 12.0
+WINDOW_MAX = 8
 
 
 @dataclass(frozen=True)
@@ -202,6 +241,58 @@ def _is_draw(engine: Any, state: State, seat: int, action: Action, after: State,
     return False
 
 
+def compare(engine: Any, state: State, seat: int, actions: Sequence[Action], samples: int,
+            rng: random.Random, knowledge: GameKnowledge) -> list[list[float]]:
+    """Every seat's win chance after ``seat`` plays each of ``actions``, measured alike.
+
+    Each of ``samples`` worlds is drawn once from ``seat``'s information set
+    (``determinize``) and every action is played in that same world, followed by a
+    playout from the same seed and the evaluator (the search's own playout and value):
+    common random numbers, so the difference between two actions is not the luck of
+    different worlds.  Values are normalised per sample to sum 1 (a chance of
+    finishing first).  A world where an action is not legal (it cannot happen with a
+    sound engine) is skipped for every action.
+    """
+    totals: list[list[float]] = [[] for _ in actions]
+    count = 0
+    for _ in range(max(1, samples)):
+        world = engine.determinize(state, seat, rng)
+        playout_seed = rng.randrange(2**31)
+        rows = []
+        try:
+            for action in actions:
+                after = engine.apply(world, seat, action)
+                rows.append(_normalised(list(playout(
+                    engine, after, random.Random(playout_seed), knowledge, PLAYOUT_EPSILON,
+                    knowledge.rollout_depth))))
+        except ValueError:  # IllegalAction in this world
+            continue
+        for i, row in enumerate(rows):
+            totals[i] = row if not totals[i] else [a + b for a, b in zip(totals[i], row,
+                                                                          strict=True)]
+        count += 1
+    if not count:
+        raise ValueError(f"seat {seat} cannot play {list(actions)!r} in any world it imagines")
+    return [[v / count for v in row] for row in totals]
+
+
+def chance_lost(value_best: float, value_played: float) -> float:
+    """The loss of a move (0 to 0.5): the share of the mover's win chance it gave away,
+    counted in win chance of an even two-player game.
+
+    ``0.5 * (best - played) / best``, both chances at least :data:`CHANCE_FLOOR`: a
+    fair 50% that drops to 40% loses 0.10 (ten points), and so does a 10% that drops to
+    8%, or a 25% (four players) that drops to 20%.  Measured in plain points, a player
+    behind would lose nothing whatever they did (a 2% chance cannot drop by 10 points),
+    and as games between unequal players are decided early, the weaker player's moves
+    would look perfect (issue 20: a random clicker who lost 3-21 got 95%).  A relative
+    share needs no scaling by the number of players either.
+    """
+    best = max(CHANCE_FLOOR, value_best)
+    played = max(CHANCE_FLOOR, value_played)
+    return max(0.0, 0.5 * (best - played) / best)
+
+
 def analyse_decision(engine: Any, state: State, seat: int, played: Action, after: State,
                      *, step: int, budget: Budget = DEFAULT_BUDGET, seed: int = 0,
                      previous_win: Sequence[float] | None = None) -> Decision:
@@ -210,9 +301,13 @@ def analyse_decision(engine: Any, state: State, seat: int, played: Action, after
     ``state`` and ``after`` are true states, read only through ``determinize``,
     ``legal_actions`` and ``observe`` for ``seat``.  ``previous_win`` (the curve's
     last point) is kept for a forced move that draws nothing, which costs no search.
+
+    The best move is the one the search visits most; it and the move played are then
+    measured alike by :func:`compare` (the same worlds, the same playouts), so the
+    search's favourable noise on the move it picked does not count against the player.
     """
     rng = random.Random(step_seed(seed, step))
-    knowledge = get_knowledge(engine)
+    knowledge = search_knowledge(engine)
     legal = engine.legal_actions(state, seat)
     chance = _is_draw(engine, state, seat, played, after, rng, budget.worlds)
     if len(legal) <= 1:
@@ -220,35 +315,27 @@ def analyse_decision(engine: Any, state: State, seat: int, played: Action, after
         win = list(previous_win) if previous_win is not None else []
         expected: list[float] | None = None
         if chance or not win:
-            expected = estimate(engine, state, seat, budget.samples, rng, played, knowledge)
+            expected = _normalised(
+                estimate(engine, state, seat, budget.samples, rng, played, knowledge))
             value = expected[seat]
-            win = _normalised(expected)
+            win = expected
         decision = Decision(step, seat, played, played, value, value, 0.0, None, True,
                             chance, win, [0.0] * len(win), len(legal))
     else:
         result = search(engine, state, seat, budget.scaled(engine), seed=rng.randrange(2**31),
-                        knowledge=knowledge)
-        stats = {s.action: s for s in result.stats}
+                        knowledge=knowledge, params=SEARCH_PARAMS)
         best = result.action
-        value_best = stats[best].value if best in stats else 0.0
-        expected = estimate(engine, state, seat, budget.samples, rng, played, knowledge)
-        mine = stats.get(played)
-        if played == best:
-            value_played = value_best
-        elif mine is not None and mine.visits >= MIN_VISITS:
-            value_played = mine.value
-        else:
-            # Too few visits to trust: measure both moves the same (flat) way.
-            value_played = expected[seat]
-            value_best = estimate(engine, state, seat, budget.samples, rng, best, knowledge)[seat]
-        loss = max(0.0, value_best - value_played) if played != best else 0.0
-        win = _normalised(expected)
+        candidates = [best] if played == best else [best, played]
+        chances = compare(engine, state, seat, candidates, budget.samples, rng, knowledge)
+        expected = chances[-1]
+        value_best, value_played = chances[0][seat], expected[seat]
+        loss = chance_lost(value_best, value_played) if played != best else 0.0
         decision = Decision(step, seat, played, best, value_played, value_best, loss,
-                            mark_for(loss), False, chance, win, [0.0] * len(win), len(legal))
+                            mark_for(loss), False, chance, list(expected),
+                            [0.0] * len(expected), len(legal))
     if chance and expected is not None:
         now = _normalised(estimate(engine, after, seat, budget.samples, rng, None, knowledge))
-        before = _normalised(expected)
-        decision.luck = [a - b for a, b in zip(now, before, strict=True)]
+        decision.luck = [a - b for a, b in zip(now, expected, strict=True)]
         decision.win = now
     return decision
 
@@ -271,28 +358,73 @@ def analyse_moves(engine: Any, state: State, moves: Sequence[tuple[int, Action]]
         state = after
 
 
+def volatility_weights(decisions: Sequence[dict], seat: int, num_players: int
+                       ) -> list[float]:
+    """The weight of each of ``decisions`` in ``seat``'s accuracy (lichess's volatility).
+
+    The seat's win chance (in points) through the game -- a fair ``100 / num_players``
+    at the start, then after every move -- is cut into windows of
+    :func:`_window` points; a move weighs the standard deviation of the window that
+    ends with it, clamped to ``[WEIGHT_MIN, WEIGHT_MAX]``.  Moves where the game swings
+    count most; moves in a game long decided (every move as good) count least.
+    """
+    points = [100.0 / max(1, num_players)]
+    for d in decisions:
+        win = d.get("win") or []
+        points.append(100.0 * float(win[seat]) if len(win) > seat else points[-1])
+    size = _window(len(decisions))
+    weights = []
+    for i in range(len(decisions)):
+        window = points[max(0, i + 2 - size):i + 2]
+        m = sum(window) / len(window)
+        sd = math.sqrt(sum((x - m) ** 2 for x in window) / len(window))
+        weights.append(min(WEIGHT_MAX, max(WEIGHT_MIN, sd)))
+    return weights
+
+
+def _window(moves: int) -> int:
+    """Points per volatility window: a tenth of the moves, from 2 to ``WINDOW_MAX``."""
+    return max(2, min(WINDOW_MAX, moves // 10))
+
+
+def game_accuracy(accuracies: Sequence[float], weights: Sequence[float] | None = None
+                  ) -> float | None:
+    """A player's accuracy (0-100) from its moves' :func:`move_accuracy` (lichess's):
+    the mean of the volatility-weighted mean and the harmonic mean (each move's accuracy
+    at least 1 there); ``None`` without a decision."""
+    if not accuracies:
+        return None
+    weights = list(weights) if weights is not None else [1.0] * len(accuracies)
+    weighted = sum(a * w for a, w in zip(accuracies, weights, strict=True)) / sum(weights)
+    harmonic = len(accuracies) / sum(1.0 / max(1.0, a) for a in accuracies)
+    return (weighted + harmonic) / 2
+
+
 def summarise(decisions: Sequence[dict], num_players: int) -> list[dict]:
     """Per seat: decisions with a choice, accuracy (0-100), marks and luck.
 
-    ``decisions`` are :meth:`Decision.to_json` dicts.  Accuracy is the mean of
-    ``100 * max(0, 1 - loss / ACCURACY_ZERO)`` over the seat's real choices; luck
-    is the sum of the seat's luck over every draw of the game (anyone's draw).
+    ``decisions`` are :meth:`Decision.to_json` dicts.  Accuracy is
+    :func:`game_accuracy` over the seat's real choices; luck is the sum of the seat's
+    luck over every draw of the game (anyone's draw).
     """
     rows = []
     for seat in range(num_players):
-        mine = [d for d in decisions if d["seat"] == seat and not d["forced"]]
-        scores = [100.0 * max(0.0, 1.0 - d["loss"] / ACCURACY_ZERO) for d in mine]
+        weights = volatility_weights(decisions, seat, num_players)
+        mine = [(d, w) for d, w in zip(decisions, weights, strict=True)
+                if d["seat"] == seat and not d["forced"]]
+        accuracy = game_accuracy([move_accuracy(float(d["loss"])) for d, _w in mine],
+                                 [w for _d, w in mine])
         luck = sum(d["luck"][seat] for d in decisions
                    if d.get("chance") and len(d.get("luck") or []) > seat)
         row = {
             "seat": seat,
             "decisions": len(mine),
-            "accuracy": round(sum(scores) / len(scores), 1) if scores else None,
+            "accuracy": round(accuracy, 1) if accuracy is not None else None,
             "luck": round(luck, 4),
             "draws": sum(1 for d in decisions if d["seat"] == seat and d.get("chance")),
         }
         for name, _threshold in MARKS:
-            row[name] = sum(1 for d in mine if d["mark"] == name)
+            row[name] = sum(1 for d, _w in mine if d["mark"] == name)
         rows.append(row)
     return rows
 
@@ -332,3 +464,9 @@ def play_game(engine: Any, variant: dict, players: int, seed: int,
         state = engine.apply(state, seat, action)
         turn += 1
     return moves
+
+
+def move_accuracy(loss: float) -> float:
+    """The accuracy (0-100) of a move that lost ``loss`` of win chance (see MODULE)."""
+    lost = 100.0 * max(0.0, loss)
+    return min(100.0, max(0.0, ACCURACY_A * math.exp(-ACCURACY_K * lost) - ACCURACY_B))

@@ -8,6 +8,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from ai.analysis import ACCURACY_A, ACCURACY_B, ACCURACY_K
 from common.api.base import ClientAddressThrottle, ErrorOutput
 from games.analysis.errors import NotAnalysed
 from games.analysis.selectors import analysis_document, get_analysis
@@ -28,12 +29,16 @@ class AnalysisMoveOutput(serializers.Serializer):
     seat = serializers.IntegerField()
     played = serializers.JSONField(help_text="the move played (engine notation)")
     best = serializers.JSONField(help_text="the best move the search found")
-    value_played = serializers.FloatField(help_text="win probability of the move played")
-    value_best = serializers.FloatField(help_text="win probability of the best move")
-    loss = serializers.FloatField()
+    value_played = serializers.FloatField(
+        help_text="the mover's win chance (of finishing first) after the move played")
+    value_best = serializers.FloatField(
+        help_text="the same after the best move, measured in the same sampled worlds")
+    loss = serializers.FloatField(
+        help_text="share of the win chance given away, in win chance of an even game: "
+                  "0.5 * (value_best - value_played) / value_best (0 to 0.5)")
     mark = serializers.ChoiceField(
         choices=["inaccuracy", "mistake", "blunder"], allow_null=True,
-        help_text="loss of at least 0.05 / 0.10 / 0.20 win probability")
+        help_text="loss of at least 0.05 / 0.10 / 0.20")
     forced = serializers.BooleanField(help_text="the only legal move (not judged)")
     chance = serializers.BooleanField(help_text="the move drew something the mover could "
                                                 "not foresee")
@@ -48,7 +53,10 @@ class AnalysisMoveOutput(serializers.Serializer):
 class AnalysisSeatOutput(serializers.Serializer):
     seat = serializers.IntegerField()
     decisions = serializers.IntegerField()
-    accuracy = serializers.FloatField(allow_null=True, help_text="0-100")
+    accuracy = serializers.FloatField(
+        allow_null=True, help_text="0-100: the mean of the volatility-weighted and the "
+        f"harmonic means of the moves' scores, {ACCURACY_A:.2f} exp(-{ACCURACY_K:g} * "
+        f"100 loss) - {ACCURACY_B:.2f}")
     inaccuracy = serializers.IntegerField()
     mistake = serializers.IntegerField()
     blunder = serializers.IntegerField()
@@ -71,8 +79,9 @@ class AnalysisOutput(serializers.Serializer):
 class GameAnalysisApi(GameApi):
     """``/api/games/{id}/analysis/``: the post-game analysis of a finished game.
 
-    ``POST`` (a player of the game, or staff) queues it: 202, or 200 with the stored
-    analysis when it is already done (``rerun`` starts it over).  ``GET`` (anyone who may
+    ``POST`` (anyone who sat at the table, resigners and leavers too, or staff) queues
+    it: 202, or 200 with the stored analysis when it is already done (``rerun`` starts it
+    over).  ``GET`` (anyone who may
     see the replay) gives its status, progress and the moves judged so far.
     """
 
@@ -112,7 +121,7 @@ class GameAnalysisApi(GameApi):
             202: AnalysisOutput,
             400: ErrorOutput,
             401: ErrorOutput,
-            403: OpenApiResponse(ErrorOutput, description="not a player of this game"),
+            403: OpenApiResponse(ErrorOutput, description="never sat at this table"),
             404: ErrorOutput,
             409: OpenApiResponse(ErrorOutput, description="the game has not ended"),
             429: ErrorOutput,

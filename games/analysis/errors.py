@@ -8,7 +8,8 @@ from games.core.errors import GameServiceError
 
 
 class AnalysisForbidden(GameServiceError):
-    """Only the game's players and staff may start an analysis."""
+    """Only those who sat at the table (resigners and leavers too) and staff may start an
+    analysis."""
 
     status_code = 403
     code = "analysis_forbidden"

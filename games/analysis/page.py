@@ -10,6 +10,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.http import urlencode
 
+import ai.analysis as pure
 from games.analysis.graph import SEAT_COLOURS, win_graph
 from games.analysis.selectors import get_analysis, may_request
 from games.analysis.services import nudge_if_stalled
@@ -76,6 +77,15 @@ def _move_text(game: Game, decision: dict, names: list[str]) -> dict:
 
 
 
+def method() -> dict:
+    """The numbers of the accuracy formula and the marks, as the page explains them
+    (:mod:`ai.analysis`: a move's score from the share of its win chance lost)."""
+    thresholds = {name: f"{100 * loss:g}" for name, loss in pure.MARKS}
+    return {"a": f"{pure.ACCURACY_A:.2f}", "k": f"{pure.ACCURACY_K:.4g}",
+            "b": f"{pure.ACCURACY_B:.2f}", "floor": f"{100 * pure.CHANCE_FLOOR:g}",
+            **thresholds}
+
+
 def panel_context(game: Game, user: Any, *, step: int | None = None,
                   seat: str | None = None) -> dict:
     """The template context of the analysis panel for ``user`` at replay ``step``."""
@@ -100,6 +110,7 @@ def panel_context(game: Game, user: Any, *, step: int | None = None,
         "ws_url": f"/ws/games/{game.pk}/analysis/",
         "step": step,
         "seat": seat,
+        "method": method(),
         "query": urlencode({k: v for k, v in (("step", step), ("seat", seat))
                             if v is not None}),
     }

@@ -4,16 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Q
+
 from games.models import Analysis, Game
 
 
 def may_request(game: Game, user: Any) -> bool:
-    """Whether ``user`` may start ``game``'s analysis: a player of it, or staff."""
+    """Whether ``user`` may start ``game``'s analysis: staff, or anyone who sat at the
+    table -- still seated at the end (``Seat.user``) or gone before it (``Seat.left_user``:
+    resigned, timed out, handed the seat to the AI).  Leaving does not make a game any
+    less one's own, and the analysis of one's own moves is what a resigner wants most."""
     if user is None or not getattr(user, "is_authenticated", False):
         return False
     if user.is_staff:
         return True
-    return game.seats.filter(user=user).exists()
+    return game.seats.filter(Q(user=user) | Q(left_user=user)).exists()
 
 
 

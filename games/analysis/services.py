@@ -1,6 +1,6 @@
 """Post-game analysis of finished games: the writes.
 
-``request_analysis`` (a player of the game, or staff) creates or restarts the one
+``request_analysis`` (anyone who sat at the table, or staff) creates or restarts the one
 :class:`~games.models.Analysis` of a finished game and queues the Celery task
 (``games.analysis.tasks.analyse_game``), which calls
 ``games.analysis.runner.run_analysis_chunk`` until every move is judged.  The judging
@@ -12,8 +12,9 @@ Rules we chose (the issue was silent):
   from that seat's information set: its numbers would tell the other players what the
   seat holds.  An aborted game has no analysis either.
 * Anyone who may open a finished game's replay may read its analysis (every action of
-  a finished game is public, see ``selectors.move_log``); only its players and staff may
-  start one (it costs a worker about a minute).
+  a finished game is public, see ``selectors.move_log``); only those who sat at the
+  table -- including a player who resigned, timed out or left the seat to the AI -- and
+  staff may start one (it costs a worker about a minute).
 * A finished analysis is stored and shown again; ``rerun`` starts it over.
 
 Recovery: the task runs in chunks of about ``ANALYSIS_CHUNK_SECONDS``; each stored chunk
@@ -62,7 +63,8 @@ def request_analysis(*, game: Game | int, user: Any, rerun: bool = False
 
     Returns the analysis and whether this request queued work (False: a done analysis
     reused, or one already queued or running).
-    ``AnalysisForbidden`` (403) unless ``user`` played the game or is staff,
+    ``AnalysisForbidden`` (403) unless ``user`` sat at the table (``Seat.user`` or
+    ``Seat.left_user``) or is staff,
     ``GameNotFinished`` (409) before its end.  Asking again for an analysis that is
     queued or running changes nothing (a stalled one is queued again).
     """

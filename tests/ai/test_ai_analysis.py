@@ -2,18 +2,30 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
 
 from ai.analysis import (
+    ACCURACY_A,
+    ACCURACY_B,
+    ACCURACY_K,
+    CHANCE_FLOOR,
     MARKS,
+    WEIGHT_MAX,
+    WEIGHT_MIN,
     Budget,
     analyse_decision,
     analyse_moves,
+    chance_lost,
+    compare,
+    game_accuracy,
     mark_for,
+    move_accuracy,
     play_game,
     summarise,
+    volatility_weights,
 )
 from games.engines import get_engine
 
@@ -145,6 +157,11 @@ def test_a_game_is_judged_move_by_move() -> None:
                                                      for d in decisions[half:]]
 
 
+def _lichess(points: float) -> float:
+    """The documented curve: a move that lost ``points`` of win chance."""
+    return min(100.0, max(0.0, ACCURACY_A * math.exp(-ACCURACY_K * points) - ACCURACY_B))
+
+
 def test_summary_counts_marks_accuracy_and_luck() -> None:
     def move(seat, loss, forced=False, luck=None):
         return {"seat": seat, "loss": loss, "mark": mark_for(loss), "forced": forced,
@@ -155,8 +172,79 @@ def test_summary_counts_marks_accuracy_and_luck() -> None:
         move(0, 0.0, forced=True, luck=[0.2, -0.2]),
     ], 2)
     assert rows[0]["decisions"] == 2 and rows[0]["blunder"] == 1
-    assert rows[0]["accuracy"] == 50.0
+    # No win curve: every move weighs the same; the mean of the mean and the harmonic mean.
+    scores = [_lichess(0), _lichess(25)]
+    harmonic = 2 / sum(1 / max(1, s) for s in scores)  # a move counts at least 1 there
+    assert rows[0]["accuracy"] == pytest.approx((sum(scores) / 2 + harmonic) / 2, abs=0.06)
     assert rows[0]["luck"] == pytest.approx(0.1) and rows[0]["draws"] == 1
     assert rows[1]["inaccuracy"] == 1 and rows[1]["mistake"] == 1
-    assert rows[1]["accuracy"] == pytest.approx(100 * (0.76 + 0.52) / 2, abs=0.1)
+    scores = [_lichess(6), _lichess(12)]
+    harmonic = 2 / sum(1 / max(1, s) for s in scores)
+    assert rows[1]["accuracy"] == pytest.approx((sum(scores) / 2 + harmonic) / 2, abs=0.06)
     assert rows[1]["luck"] == pytest.approx(-0.1)
+
+
+def test_a_moves_accuracy_falls_with_the_win_chance_it_lost() -> None:
+    assert move_accuracy(0.0) == pytest.approx(100.0, abs=1e-3)
+    assert move_accuracy(-0.1) == move_accuracy(0.0)  # never above 100
+    assert move_accuracy(0.5) == 0.0  # never below 0
+    points = [0, 0.5, 1, 2, 5, 10]
+    values = [move_accuracy(p / 100) for p in points]
+    assert values == sorted(values, reverse=True) and len(set(values)) == len(values)
+    assert values == pytest.approx([_lichess(p) for p in points])
+
+
+def test_a_few_bad_moves_pull_the_game_accuracy_down() -> None:
+    """The harmonic half: one blunder among good moves costs more than its share."""
+    good = [100.0] * 9
+    assert game_accuracy(good) == pytest.approx(100.0)
+    assert game_accuracy([]) is None
+    spoiled = game_accuracy([*good, 0.0])
+    assert spoiled < 100 - 10 - 20  # the plain mean would be 90
+    # Weights: the same moves count more where the game swings.
+    assert game_accuracy([100.0, 50.0], [1.0, 3.0]) < game_accuracy([100.0, 50.0], [3.0, 1.0])
+
+
+def test_moves_in_a_decided_game_weigh_least() -> None:
+    """Volatility weights: a flat stretch of the seat's win curve weighs ``WEIGHT_MIN``,
+    a swinging one more, never above ``WEIGHT_MAX``."""
+    flat = [{"seat": 0, "win": [0.02, 0.98]}] * 30
+    swing = [{"seat": 0, "win": [0.5 + 0.3 * (-1) ** i, 0.5 - 0.3 * (-1) ** i]}
+             for i in range(30)]
+    assert volatility_weights(flat, 0, 2)[10:] == [WEIGHT_MIN] * 20
+    heavy = volatility_weights(swing, 0, 2)
+    assert all(w == WEIGHT_MAX for w in heavy[10:])
+    assert volatility_weights(flat + swing, 1, 2)[40] > volatility_weights(flat + swing, 1,
+                                                                            2)[20]
+
+
+def test_a_loss_is_the_share_of_the_win_chance_given_away() -> None:
+    """Counted in points of an even game: 50% -> 40%, 10% -> 8% and 25% -> 20% all lose
+    ten points; a player far behind still loses by throwing its chance away."""
+    assert chance_lost(0.5, 0.4) == pytest.approx(0.10)
+    assert chance_lost(0.1, 0.08) == pytest.approx(0.10)
+    assert chance_lost(0.25, 0.2) == pytest.approx(0.10)
+    assert chance_lost(0.04, 0.01) == pytest.approx(0.375)
+    assert chance_lost(0.4, 0.5) == 0.0  # never a gain
+    assert chance_lost(1e-6, 0.0) == 0.0  # below the floor: noise, not a loss
+    assert chance_lost(0.9, 0.0) == pytest.approx(0.5 * (0.9 - CHANCE_FLOOR) / 0.9)
+
+
+def test_moves_are_compared_in_the_same_worlds() -> None:
+    """``compare`` plays every move in the same worlds with the same playouts: the same
+    move twice gets the same chances, to the last digit."""
+    from ai.knowledge import search_knowledge
+
+    engine, variant, moves = _game("newhaven", seed=4)
+    states = _states(engine, variant, 2, 4, moves)
+    step = next(k for k in range(len(moves))
+                if len(engine.legal_actions(states[k], moves[k][0])) > 3)
+    seat = moves[step][0]
+    legal = engine.legal_actions(states[step], seat)
+    knowledge = search_knowledge(engine)
+    rows = compare(engine, states[step], seat, [legal[0], legal[1], legal[0]], 6,
+                   random.Random(3), knowledge)
+    assert rows[0] == rows[2]
+    assert all(abs(sum(r) - 1) < 1e-9 for r in rows)
+    alone = compare(engine, states[step], seat, [legal[0]], 6, random.Random(3), knowledge)
+    assert alone[0] == rows[0]  # the other moves change nothing in its worlds

@@ -22,7 +22,7 @@ from games.core.services import submit_action
 from games.engines import get_engine
 from games.live import broadcast
 from games.models import Analysis, Game, Variant
-from games.tables.services import create_game, join_game
+from games.tables.services import create_game, join_game, resign_game
 
 pytestmark = pytest.mark.django_db
 
@@ -43,12 +43,12 @@ def running_game(variant: Variant, ann: Any, bob: Any) -> Game:
 
 
 def finish(game: Game, users: dict[int, Any]) -> Game:
-    """Play the toy game to its end (always the first card)."""
+    """Play the toy game to its end (always the first card; ``None``: an AI's seat)."""
     while game.status == Game.Status.RUNNING:
         seat = game.to_move[0]
         game = submit_action(game=game, user=users[seat], seat=seat,
                                       action={"play": 0}, version=game.version,
-                                      key=f"k{game.version}")
+                                      key=f"k{game.version}", ai=users[seat] is None)
     return game
 
 
@@ -114,6 +114,43 @@ def test_only_players_and_staff_may_start_it(finished: Game, eve: Any, make_user
     with on_commit():
         r = client_for(staff).post(URL.format(finished.pk), {}, format="json")
     assert r.status_code == 202
+
+
+@pytest.mark.parametrize("rule", [Game.DepartureRule.LOSE, Game.DepartureRule.AI])
+def test_a_player_who_resigned_may_start_it(variant: Variant, ann: Any, bob: Any, eve: Any,
+                                           client: Any, on_commit: Any, rule: str) -> None:
+    """Everyone who sat at the table may start the analysis: a resigner too, whether the
+    resignation ended the game ("lose") or the AI played the seat to the end ("ai")."""
+    game = create_game(creator=ann, variant=variant, seats=[{"type": "human"}] * 2,
+                       departure_rule=rule)
+    join_game(game=game, user=bob)
+    game.refresh_from_db()
+    game = submit_action(game=game, user=ann, seat=0, action={"play": 0},
+                         version=game.version, key="k0")
+    resign_game(game=game, user=bob)
+    game.refresh_from_db()
+    if game.status == Game.Status.RUNNING:  # the AI plays bob's seat on
+        game = finish(game, {0: ann, 1: None})
+    assert game.status == Game.Status.FINISHED
+    seat = game.seats.get(index=1)
+    assert seat.user_id is None and seat.left_user_id == bob.pk
+    # The page offers bob the button, not eve (who never sat there).
+    client.force_login(eve)
+    assert 'id="analysis-start"' not in panel(client, game)
+    client.force_login(bob)
+    assert 'id="analysis-start"' in panel(client, game)
+    r = client_for(eve).post(URL.format(game.pk), {}, format="json")
+    assert r.status_code == 403 and r.json()["code"] == "analysis_forbidden"
+    with on_commit():
+        r = client_for(bob).post(URL.format(game.pk), {}, format="json")
+    assert r.status_code == 202, r.content
+    assert Analysis.objects.get(game=game).status == Analysis.Status.DONE
+    # And through the page's button (the service behind it).
+    with on_commit():
+        r = client.post(f"/games/{game.pk}/analysis/start/", {"rerun": "1"},
+                        HTTP_HX_REQUEST="true")
+    assert r.status_code == 200 and "X-Colonia-Error" not in r
+    assert Analysis.objects.get(game=game).run == 2
 
 
 def test_running_games_are_never_analysed(variant: Variant, ann: Any, bob: Any) -> None:
@@ -271,6 +308,30 @@ def test_panel_start_then_graph_with_links_to_steps(finished: Game, ann: Any, ev
     assert 'id="analysis-move" data-step="2"' in html
     assert 'id="analysis-summary"' in html and html.count("<tr data-seat=") == 2
     assert "style=" not in html  # the CSP allows no inline styles
+
+
+def test_the_panel_explains_the_formula_and_the_marks(finished: Game, ann: Any, client: Any,
+                                                      on_commit: Any) -> None:
+    """Like lichess's accuracy page: the formula with its numbers and the marks'
+    thresholds, from ``ai.analysis`` (so the text follows the code), in the reader's
+    language."""
+    import ai.analysis as pure
+
+    client.force_login(ann)
+    with on_commit():
+        client.post(f"/games/{finished.pk}/analysis/start/", HTTP_HX_REQUEST="true")
+    html = panel(client, finished)
+    method = html[html.index('id="analysis-method"'):html.index("</details>")]
+    assert "How accuracy is computed" in method
+    assert f"{pure.ACCURACY_A:.2f} × e<sup>−{pure.ACCURACY_K:.4g} × d</sup>" in method
+    assert "d = 50 × (B − P) ÷ B" in method and "harmonic mean" in method
+    thresholds = [f"{100 * loss:g}" for _name, loss in reversed(pure.MARKS)]
+    assert (f"at least d = {thresholds[0]} points against the best move found, a mistake "
+            f"{thresholds[1]}, a blunder {thresholds[2]}") in method
+    assert f"under {100 * pure.CHANCE_FLOOR:g}% count" in method
+    html = client.get(f"/games/{finished.pk}/analysis/", HTTP_HX_REQUEST="true",
+                      HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Wie die Genauigkeit berechnet wird" in html and "harmonische Mittel" in html
 
 
 def test_panel_progress_part_while_running(finished: Game, ann: Any, client: Any,
