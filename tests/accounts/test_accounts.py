@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from accounts.views import lockout
 from games.models import Variant
+from games.results.services import record_game_results
 from games.tables.services import create_game, join_game
 from games.variants.services import load_default_variants
 
@@ -172,6 +173,9 @@ def test_profile_lists_games_with_results(client):
     type(finished).objects.filter(pk=finished.pk).update(
         status="finished", result={"scores": [12, 7], "winners": [0]}
     )
+    # The pages read results from their one record, written when a game ends.
+    finished.refresh_from_db()
+    record_game_results(game=finished)
     response = client.get(reverse("accounts:profile", args=["ann"]))
     assert response.status_code == 200
     html = response.content.decode()
