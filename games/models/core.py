@@ -193,8 +193,9 @@ class Seat(models.Model):
 
     @property
     def is_open(self) -> bool:
-        """True while nobody (person or AI) sits here."""
-        return self.user_id is None and not self.ai_level
+        """True while nobody (person or AI) sits here (nor left it: a seat whose person
+        resigned and so ended the game keeps their name)."""
+        return self.user_id is None and not self.ai_level and self.left_user_id is None
 
     def seconds_left(self, now: datetime) -> float | None:
         """Seconds left on the seat's clock at ``now`` (running or banked); ``None``
@@ -213,6 +214,8 @@ class Seat(models.Model):
             return str(_("AI (%(level)s)") % {"level": self.get_ai_level_display()})
         if self.user_id is not None:
             return self.user.get_username()
+        if self.left_user_id is not None:  # they resigned, and that ended the game
+            return self.left_user.get_username()
         return str(_("Open seat"))
 
 

@@ -355,40 +355,51 @@ def leave_game(*, game: Game | int, user: AbstractBaseUser) -> None:
 
 
 def _depart(game: Game, seat: Seat, *, reason: str, now: Any) -> bool:
-    """The AI takes ``seat`` from its person for good (``reason``: resigned, timeout,
+    """``seat``'s person leaves the game for good (``reason``: resigned, timeout,
     handover); False when someone else already did.  Runs inside the caller's transaction
     on a locked game.
 
-    Under the rule "lose" a resignation or timeout that leaves at most one person ends the
-    game: those still seated win, the leavers lose (``result["ended_by"]``).  Otherwise
-    the AI at the table's ``takeover_level`` plays the seat on.  The version is bumped
-    with a compare-and-set, so a concurrent move or sweep makes this a no-op.
+    A resignation at a two-seat table (people and AIs counted) ends the game at once: the
+    other seat wins (as on Board Game Arena and lichess).  Under the rule "lose" a
+    resignation or timeout that leaves at most one person ends the game too: those still
+    seated win, the leavers lose.  A game that ends so says why in ``result["ended_by"]``
+    (and ``result["resigned"]``, the seat that resigned), and no AI takes the seat.
+    Otherwise the AI at the table's ``takeover_level`` plays the seat on.  The version is
+    bumped with a compare-and-set, so a concurrent move or sweep makes this a no-op.
     """
     user_id = seat.user_id
     if user_id is None:
         return False
+    before = list(Seat.objects.filter(game=game).order_by("index"))
+    people = [s.index for s in before if s.user_id is not None and s.index != seat.index]
+    ends = (reason == "resigned" and len(before) == 2) or (
+        reason != "handover" and game.departure_rule == Game.DepartureRule.LOSE
+        and len(people) <= 1)
     taken = Seat.objects.filter(pk=seat.pk, user_id=user_id, left_user__isnull=True).update(
-        user=None, ai_level=game.takeover_level, left_user_id=user_id, left_at=now,
-        left_reason=reason, deadline=None, time_left=None,
+        user=None, ai_level="" if ends else game.takeover_level, left_user_id=user_id,
+        left_at=now, left_reason=reason, deadline=None, time_left=None,
     )
     if taken != 1:
         return False
     version = game.version
     seats = list(Seat.objects.filter(game=game).order_by("index"))
     fields: dict[str, Any] = {"version": version + 1, "updated_at": now}
-    people = [s.index for s in seats if s.user_id is not None]
-    if (reason != "handover" and game.departure_rule == Game.DepartureRule.LOSE
-            and len(people) <= 1):
+    if ends:
         engine = game.engine
         try:
             scores = list(engine.scores(engine.state_from_json(game.state_json)))
         except Exception:  # an engine may score only finished games
             scores = []
-        stayed = [s.index for s in seats if s.left_user_id is None]
-        fields.update(
-            status=Game.Status.FINISHED, finished_at=now, to_move=[],
-            result={"scores": scores, "winners": people or stayed, "ended_by": reason},
-        )
+        if len(seats) == 2 and reason == "resigned":
+            winners = [s.index for s in seats if s.index != seat.index]
+        else:
+            stayed = [s.index for s in seats if s.left_user_id is None]
+            winners = people or stayed
+        result: dict[str, Any] = {"scores": scores, "winners": winners, "ended_by": reason}
+        if reason == "resigned":
+            result["resigned"] = seat.index
+        fields.update(status=Game.Status.FINISHED, finished_at=now, to_move=[],
+                      result=result)
     updated = Game.objects.filter(pk=game.pk, version=version,
                                   status=Game.Status.RUNNING).update(**fields)
     if updated != 1:
@@ -397,7 +408,8 @@ def _depart(game: Game, seat: Seat, *, reason: str, now: Any) -> bool:
         setattr(game, name, value)
     if game.status == Game.Status.FINISHED:
         Seat.objects.filter(game=game).update(deadline=None)
-    # A finished game's result and ratings commit with the departure (game_changed).
+    # A finished game's result and ratings commit with the departure (game_changed); after
+    # the commit every screen of the game hears of it (its sockets re-render).
     announce(game, GameChange("departed", seats=seats, lobby=True, departed=user_id, now=now))
     return True
 
