@@ -29,7 +29,7 @@ from games.core.selectors import (
     seats_of,
 )
 from games.models import Game
-from games.tables.selectors import clock_row, describe_clock, summarize_game
+from games.tables.selectors import clock_row, describe_clock, resign_outcome, summarize_game
 
 #: The template of the generic page; its partials wrap the board's.
 PLAY_TEMPLATE = "games/play.html"
@@ -151,6 +151,10 @@ def play_context(
             "log_append": log_since is not None,
             "end": end_actions(game, viewer, seat) if over else None,
             "can_leave": not over and seat is not None,
+            "resign_outcome": resign_outcome(game, seat)
+            if not over and seat is not None else "",
+            "resigned_name": names.get((game.result or {}).get("resigned"), "")
+            if over else "",
             "ended_by": (game.result or {}).get("ended_by", "") if over else "",
         }
     )

@@ -40,6 +40,7 @@ from games.engines import get_engine
 from games.live import broadcast
 from games.models import AI_LEVELS, Game, Seat, Variant
 from games.tables import clocks
+from games.tables.selectors import departure_ends_game
 from games.variants.services import version_for_new_game
 
 logger = logging.getLogger(__name__)
@@ -372,9 +373,7 @@ def _depart(game: Game, seat: Seat, *, reason: str, now: Any) -> bool:
         return False
     before = list(Seat.objects.filter(game=game).order_by("index"))
     people = [s.index for s in before if s.user_id is not None and s.index != seat.index]
-    ends = (reason == "resigned" and len(before) == 2) or (
-        reason != "handover" and game.departure_rule == Game.DepartureRule.LOSE
-        and len(people) <= 1)
+    ends = departure_ends_game(game, before, seat.index, reason)
     taken = Seat.objects.filter(pk=seat.pk, user_id=user_id, left_user__isnull=True).update(
         user=None, ai_level="" if ends else game.takeover_level, left_user_id=user_id,
         left_at=now, left_reason=reason, deadline=None, time_left=None,

@@ -202,3 +202,41 @@ def test_expired_table_page_says_so(client: Any, variant: Variant, make_user: An
     assert expire_open_tables(now=timezone.now() + timedelta(minutes=2)) == 1
     client.force_login(ann)
     assert 'id="table-expired"' in client.get(reverse("play", args=[game.pk])).content.decode()
+
+
+def test_resigning_asks_first_as_a_page_or_an_htmx_dialog(
+    client: Any, placegame: Any, make_user: Any
+) -> None:
+    game, (ann, _bob) = table(Variant.objects.get(game="placegame"), make_user)
+    client.force_login(ann)
+    play = client.get(reverse("play", args=[game.pk])).content.decode()
+    # The menu links to the confirmation; nothing there posts a resignation directly.
+    assert f'href="{reverse("resign_confirm", args=[game.pk])}"' in play
+    assert f'action="{reverse("resign", args=[game.pk])}"' not in play
+    assert "You lose and the game ends at once: p1 wins." in play
+    page = client.get(reverse("resign_confirm", args=[game.pk]))
+    html = page.content.decode()
+    assert page.status_code == 200 and "<html" in html
+    assert f'action="{reverse("resign", args=[game.pk])}"' in html
+    assert 'id="resign-cancel"' in html and "p1 wins" in html
+    dialog = client.get(reverse("resign_confirm", args=[game.pk]),
+                        HTTP_HX_REQUEST="true").content.decode()
+    assert dialog.lstrip().startswith("<dialog") and 'method="dialog"' in dialog
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING  # asking changed nothing
+    client.force_login(make_user("zed"))
+    assert client.get(reverse("resign_confirm", args=[game.pk])).status_code == 302
+    client.force_login(ann)
+    client.post(reverse("resign", args=[game.pk]))
+    over = client.get(reverse("play", args=[game.pk])).content.decode()
+    assert "p0 resigned: the game is over." in over
+    assert client.get(reverse("resign_confirm", args=[game.pk])).status_code == 302
+
+
+def test_the_resign_menu_says_what_follows_at_a_bigger_table(
+    variant: Variant, make_user: Any
+) -> None:
+    game, (_ann, _bob, _cy) = table(variant, make_user, people=3)
+    from games.tables.selectors import resign_outcome
+    assert "the AI plays your seat on." in resign_outcome(game, 0)
+    assert "ends at once" not in resign_outcome(game, 0)
