@@ -76,6 +76,17 @@ def seat_of(game: Game, user: Any) -> int | None:
     return None
 
 
+def played_seat(game: Game, user: Any) -> int | None:
+    """The seat ``user`` holds or held at ``game`` (a seat they resigned, timed out of or
+    handed to the AI counts); ``None`` for everyone else."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    for seat in seats_of(game):
+        if user.pk in (seat.user_id, seat.left_user_id):
+            return seat.index
+    return None
+
+
 def seat_index(game_id: int, user: Any) -> int | None:
     """:func:`seat_of` without reading the game: one small query (a move's check)."""
     if user is None or not getattr(user, "is_authenticated", False) or not _is_id(game_id):

@@ -23,6 +23,7 @@ from games.core.selectors import (
     game_view,
     legal_actions_json,
     move_log,
+    played_seat,
     players_of,
     rule_data,
     seat_of,
@@ -95,6 +96,11 @@ def play_context(
     }
     if game.status == Game.Status.OPEN or game.state_json is None:
         context["waiting"] = True
+        # A rematch waiting for the viewer's answer (or which they accepted).
+        context["rematch_for_me"] = bool(
+            game.status == Game.Status.OPEN and game.rematch_of_id and table["players"]
+            and getattr(viewer, "is_authenticated", False) and any(
+                viewer.pk in (s.user_id, s.reserved_for_id) for s in seats))
         return context
     if board is None:
         # No board for this game in the browser: the status card, never a 500.
@@ -161,20 +167,37 @@ def play_context(
     return context
 
 
-def end_actions(game: Game, viewer: Any, seat: int | None) -> dict:
-    """What the end of a game offers ``viewer``: a rematch (seated people) and the lobby."""
-    rematch = game.rematches.order_by("-created_at").first()
-    offer: dict[str, Any] = {"rematch": None, "can_rematch": False, "joined": False}
+def end_actions(game: Game, viewer: Any, seat: int | None = None) -> dict:
+    """What the end of a game offers ``viewer``: a rematch (to everyone who played it,
+    leavers included) or its offer to accept or decline, the replay and the lobby.
+
+    ``offered_by``: who offered the rematch waiting for the viewer's answer;
+    ``declined_by``: who declined the last one (a new one may be offered).
+    """
+    played = played_seat(game, viewer)
+    latest = game.rematches.order_by("-created_at").first()
+    offer: dict[str, Any] = {"rematch": None, "can_rematch": False, "joined": False,
+                             "offered_by": "", "declined_by": ""}
+    rematch = latest
+    if latest is not None and latest.status == Game.Status.ABORTED:
+        offer["declined_by"] = (latest.result or {}).get("declined_by", "")
+        rematch = None
     if rematch is not None:
         mine = seat_of(rematch, viewer)
+        kept = viewer is not None and getattr(viewer, "is_authenticated", False) and any(
+            s.reserved_for_id == viewer.pk and s.user_id is None for s in rematch.seats.all())
         offer.update(
             rematch={"id": rematch.pk, "url": reverse("play", args=[rematch.pk]),
                      "status": rematch.status},
             joined=mine is not None,
+            offered_by=rematch.created_by.get_username()
+            if kept and rematch.status == Game.Status.OPEN and rematch.created_by_id else "",
         )
-    offer["can_rematch"] = seat is not None and not offer["joined"] and (
+    offer["can_rematch"] = played is not None and not offer["joined"] and (
         rematch is None or rematch.status == Game.Status.OPEN
     )
+    offer["can_decline"] = bool(rematch is not None and rematch.status == Game.Status.OPEN
+                                and played is not None)
     return offer
 
 

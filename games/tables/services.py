@@ -254,22 +254,39 @@ def join_game(*, game: Game | int, user: AbstractBaseUser, seat: int | None = No
 
 
 
+def _person(seat: Seat) -> int | None:
+    """The person who played ``seat`` (still seated, or who left it), ``None`` for an AI."""
+    return seat.user_id or seat.left_user_id
+
+
+def _notify_rematch(game: Game) -> None:
+    """After the commit, the pages of the game ``game`` is the rematch of show its offer
+    as it stands now (made, accepted, started, declined)."""
+    if game.rematch_of_id:
+        finished_id = game.rematch_of_id
+        transaction.on_commit(lambda: broadcast.rematch_offered(finished_id), robust=True)
+
+
 @transaction.atomic
 def rematch_game(*, game: Game | int, user: AbstractBaseUser) -> Game:
-    """The rematch of a finished game for ``user``, who was seated at it.
+    """Offer (or accept) the rematch of a finished game that ``user`` played.
 
-    The first player to ask opens a table with the same variant and seats: they sit where
-    they sat, AI seats keep their levels, and every other person's seat is kept for them
-    (``Seat.reserved_for``).  Later players who ask take their kept seat at that table;
-    the game starts when the last seat fills (at once when the others are all AI).
-    Raises ``GameNotRunning`` for an unfinished game, ``NotSeated`` for someone who did
-    not play it, ``VariantUnavailable`` when its variant was withdrawn.
+    The first player to ask offers it: a table with the same variant, rules and players,
+    the seats rotated by one (the player of seat 1 now sits first, and so on), where the
+    asker sits at once, AI seats keep their levels and every other person's seat is kept
+    for them (``Seat.reserved_for``): their offer, which they accept by asking too (they
+    take their kept seat) or decline (:func:`decline_rematch`).  The game starts when the
+    last person accepted (at once when the others are all AI).  People who resigned,
+    timed out or handed their seat to the AI are offered their seat like everyone else:
+    a person is never replaced by an AI in a rematch.  Raises ``GameNotRunning`` for an
+    unfinished game, ``NotSeated`` for someone who did not play it,
+    ``VariantUnavailable`` when its variant was withdrawn.
     """
     game = locked_game(game)
     if game.status != Game.Status.FINISHED:
         raise GameNotRunning(_("Only a finished game can be played again."))
     seats = list(game.seats.order_by("index"))
-    mine = next((s for s in seats if s.user_id == user.pk), None)
+    mine = next((s for s in seats if _person(s) == user.pk), None)
     if mine is None:
         raise NotSeated(_("Only the players of a game can ask for a rematch."))
     existing = (
@@ -284,6 +301,7 @@ def rematch_game(*, game: Game | int, user: AbstractBaseUser) -> Game:
             return existing
         join_game(game=existing, user=user)
         existing.refresh_from_db()
+        _notify_rematch(existing)
         return existing
     variant = game.variant
     if variant is None or not variant.active:
@@ -306,17 +324,20 @@ def rematch_game(*, game: Game | int, user: AbstractBaseUser) -> Game:
         **_table_rules(game),
     )
     now = timezone.now()
+    count = len(seats)
+    # Rotated by one: seat i of the rematch is seat i + 1 of the finished game.
+    rotated = [seats[(index + 1) % count] for index in range(count)]
     Seat.objects.bulk_create(
         [
             Seat(
                 game=rematch,
-                index=s.index,
-                user=user if s.index == mine.index else None,
-                ai_level=s.ai_level,
-                reserved_for=s.user if s.user_id and s.index != mine.index else None,
-                joined_at=now if s.index == mine.index or s.ai_level else None,
+                index=index,
+                user=user if _person(s) == user.pk else None,
+                ai_level=s.ai_level if _person(s) is None else "",
+                reserved_for_id=_person(s) if _person(s) not in (None, user.pk) else None,
+                joined_at=now if _person(s) in (None, user.pk) else None,
             )
-            for s in seats
+            for index, s in enumerate(rotated)
         ]
     )
     if not rematch.seats.filter(user__isnull=True, ai_level="").exists():
@@ -324,8 +345,35 @@ def rematch_game(*, game: Game | int, user: AbstractBaseUser) -> Game:
     else:
         announce(rematch, GameChange("opened", lobby=True))
     # The finished game's pages show the rematch offer (a hint, not a new version).
-    game_id = game.pk
-    transaction.on_commit(lambda: broadcast.rematch_offered(game_id), robust=True)
+    _notify_rematch(rematch)
+    return rematch
+
+
+
+@transaction.atomic
+def decline_rematch(*, game: Game | int, user: AbstractBaseUser) -> Game:
+    """``user`` declines the rematch offered after the finished ``game``: the rematch
+    table is closed (ABORTED, ``result = {"ended_by": "declined", "declined_by": name}``)
+    and the others' pages say so.  Anyone the rematch is for may decline while it has not
+    started (a person who accepted may still withdraw).  Raises ``GameNotOpen`` when no
+    rematch waits, ``NotSeated`` for someone it is not for; the closed rematch.
+    """
+    game = locked_game(game)
+    rematch = (Game.objects.select_for_update().filter(rematch_of=game)
+               .exclude(status=Game.Status.ABORTED).order_by("-created_at").first())
+    if rematch is None or rematch.status != Game.Status.OPEN:
+        raise GameNotOpen(_("There is no rematch offer to decline."))
+    if not rematch.seats.filter(Q(user=user) | Q(reserved_for=user)).exists():
+        raise NotSeated(_("This rematch is not for you."))
+    closed = Game.objects.filter(pk=rematch.pk, status=Game.Status.OPEN).update(
+        status=Game.Status.ABORTED, finished_at=timezone.now(),
+        result={"ended_by": "declined", "declined_by": user.get_username()},
+    )
+    if closed != 1:
+        raise GameNotOpen(_("There is no rematch offer to decline."))
+    rematch.refresh_from_db()
+    announce(rematch, GameChange("aborted", lobby=True))
+    _notify_rematch(rematch)
     return rematch
 
 
@@ -352,6 +400,7 @@ def leave_game(*, game: Game | int, user: AbstractBaseUser) -> None:
         seat.save(update_fields=["user", "joined_at"])
     announce(game, GameChange("aborted" if game.status == Game.Status.ABORTED else "left",
                               lobby=True))
+    _notify_rematch(game)
 
 
 

@@ -36,6 +36,7 @@ from games.tables.selectors import (
 )
 from games.tables.services import (
     create_game,
+    decline_rematch,
     hand_over_seat,
     join_game,
     leave_game,
@@ -173,6 +174,21 @@ def resign_confirm(request: HttpRequest, game_id: int) -> HttpResponse:
                "dialog": bool(request.htmx)}
     template = "games/resign_confirm.html" + ("#dialog" if request.htmx else "")
     return TemplateResponse(request, template, context)
+
+
+@require_POST
+@login_required
+def rematch_decline(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Decline the rematch offered after a finished game (see
+    ``services.decline_rematch``); back to that game."""
+    game = get_game_or_404(game_id)
+    try:
+        decline_rematch(game=game, user=request.user)
+    except GameServiceError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.info(request, _("You declined the rematch."))
+    return redirect("play", game_id=game.pk)
 
 
 @require_POST
