@@ -97,6 +97,12 @@ class Game(models.Model):
     rematch_of = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"
     )
+    #: The creator's choice to keep the seats in the order they listed them (unrated
+    #: tables only); otherwise the seats are drawn from ``seed`` when the game starts.
+    seats_as_listed = models.BooleanField(_("seat order as listed"), default=False)
+    #: Set when the game starts: seat ``i`` holds whoever was listed at
+    #: ``seat_order[i]`` (``[]``: games from before the draw, seated as listed).
+    seat_order = models.JSONField(default=list, blank=True, editable=False)
     #: A rated table changes its players' ratings (``games.ratings``) when it ends.
     rated = models.BooleanField(_("rated"), default=False)
     #: When the ratings were updated for this game (set once, in the finishing transaction).

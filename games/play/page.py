@@ -16,6 +16,7 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.boards import Board, Scene, default_event_text, get_board
 from games.core.selectors import (
@@ -94,6 +95,7 @@ def play_context(
         "parts": board.parts(log=f"{PLAY_TEMPLATE}#log") if board is not None else None,
         "time_control": describe_clock(game),
     }
+    context["seating"] = seating_note(game, names)
     if game.status == Game.Status.OPEN or game.state_json is None:
         context["waiting"] = True
         # A rematch waiting for the viewer's answer (or which they accepted).
@@ -165,6 +167,25 @@ def play_context(
         }
     )
     return context
+
+
+def seating_note(game: Game, names: Mapping[int, str]) -> dict[str, str]:
+    """How the seats were (or will be) ordered, and before the first move who starts:
+    ``{"how": ..., "order": ..., "starts": ...}`` (``order``/``starts`` once dealt)."""
+    if game.rematch_of_id and game.seats_as_listed:
+        how = _("Rematch: the seats moved on by one from the last game.")
+    elif game.seats_as_listed:
+        how = _("Seat order as listed by the table's creator.")
+    elif game.status == Game.Status.OPEN:
+        how = _("The seat order, and so who starts, is drawn at random when the game "
+                "starts.")
+    else:
+        how = _("The seat order was drawn at random.")
+    note = {"how": how, "order": "", "starts": ""}
+    if game.status == Game.Status.RUNNING and game.version == 0:
+        note["order"] = ", ".join(names[i] for i in sorted(names))
+        note["starts"] = ", ".join(names[i] for i in game.to_move if i in names)
+    return note
 
 
 def end_actions(game: Game, viewer: Any, seat: int | None = None) -> dict:

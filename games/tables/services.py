@@ -149,8 +149,15 @@ def create_game(
     time_control: dict | None = None,
     departure_rule: str = Game.DepartureRule.AI,
     takeover_level: str = "normal",
+    seats_as_listed: bool | None = None,
 ) -> Game:
-    """Open a table of ``variant``'s current version; ``creator`` sits in seat 0.
+    """Open a table of ``variant``'s current version; ``creator`` is listed first.
+
+    When the game starts the seat order (and so who starts) is drawn from the game's
+    seed, unless ``seats_as_listed``: the seats stay as listed (unrated tables only:
+    ``InvalidTableRules`` for a rated one).  ``None`` (programmatic callers): drawn for
+    a rated table, as listed for an unrated one; the lobby's form and the API draw
+    unless the creator asks otherwise.
 
     ``seats`` is like ``[{"type": "human"}, {"type": "ai", "level": "normal"}]``; the game
     starts at once when every seat is filled (creator and AI seats only).  A ``rated``
@@ -160,6 +167,12 @@ def create_game(
     """
     rules = check_table_rules(time_control=time_control, departure_rule=departure_rule,
                               takeover_level=takeover_level)
+    if seats_as_listed is None:
+        seats_as_listed = not rated
+    if seats_as_listed and rated:
+        raise InvalidTableRules({"seats_as_listed": [
+            _("A rated game always draws its seat order: untick \"seat order as listed\" "
+              "or make the game unrated.")]})
     if not variant.active:
         raise VariantUnavailable()
     try:
@@ -188,6 +201,7 @@ def create_game(
         num_players=len(seats),
         created_by=creator,
         rated=bool(rated),
+        seats_as_listed=bool(seats_as_listed),
         **rules,
     )
     Seat.objects.bulk_create(
@@ -248,6 +262,8 @@ def join_game(*, game: Game | int, user: AbstractBaseUser, seat: int | None = No
     chosen.user, chosen.joined_at = user, now
     if not game.seats.filter(user__isnull=True, ai_level="").exists():
         start_game(game)
+        # The seat order may have been drawn: the seat they sit in now.
+        chosen = Seat.objects.get(game=game, user=user)
     else:
         announce(game, GameChange("joined", lobby=True))
     return chosen
@@ -321,6 +337,8 @@ def rematch_game(*, game: Game | int, user: AbstractBaseUser) -> Game:
         num_players=game.num_players,
         created_by=user,
         rematch_of=game,
+        # The seats are already rotated from the last game: no new draw.
+        seats_as_listed=True,
         **_table_rules(game),
     )
     now = timezone.now()

@@ -41,21 +41,23 @@ def test_resign_under_the_ai_rule_the_ai_plays_on_and_the_leaver_loses(
     variant: Variant, make_user: Any, ai_calls: list
 ) -> None:
     # Three seats: a resignation does not end the game (two seats: see below).
-    game, (ann, bob, cy) = table(variant, make_user, people=3, rated=True,
+    game, (ann, _bob, _cy) = table(variant, make_user, people=3, rated=True,
                                  takeover_level="greedy")
+    # A rated table draws who sits where.
+    users = {s.index: s.user for s in Seat.objects.filter(game=game)}
+    mine = next(i for i, u in users.items() if u == ann)
     resign_game(game=game, user=ann)
     game.refresh_from_db()
-    seat = Seat.objects.get(game=game, index=0)
+    seat = Seat.objects.get(game=game, index=mine)
     assert (seat.user, seat.ai_level, seat.left_user, seat.left_reason) == (
         None, "greedy", ann, "resigned")
     assert game.status == Game.Status.RUNNING and game.version == 1
     # Play to the end: bob, cy and the AI in ann's seat.
-    users = {1: bob, 2: cy}
     for step in range(80):
         game.refresh_from_db()
         if game.status != Game.Status.RUNNING:
             break
-        if game.to_move == [0]:
+        if game.to_move == [mine]:
             assert play_one_ai_turn(game.pk, game.version)
         else:
             mover = game.to_move[0]
@@ -68,7 +70,7 @@ def test_resign_under_the_ai_rule_the_ai_plays_on_and_the_leaver_loses(
     assert [s.wins for s in player_stats(ann)] == [0] and player_stats(ann)[0].played == 1
     # ann still finds the game in her list, as lost.
     [listing] = games_of(ann)
-    assert listing.game.pk == game.pk and listing.my_seat == 0
+    assert listing.game.pk == game.pk and listing.my_seat == mine
     assert summarize_game(listing.game, ann)["result_label"] == "lost (left the game)"
 
 

@@ -160,6 +160,7 @@ def test_the_end_of_a_game_offers_a_rematch_and_the_lobby(client, placegame, ann
         client.post(reverse("lobby_create"), {
             "variant": _place_variant().pk,
             "num_players": 2, "seat_1": "ai-random",
+            "seats_as_listed": "on",  # ann plays seat 0 below
         })
     game = Game.objects.get(game_name="placegame")
     n = 0
