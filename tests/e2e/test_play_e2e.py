@@ -182,6 +182,7 @@ def _two_people_play(browser, live_url, screenshot, advance=None) -> None:
     # Ann opens a 2-player table with one open seat.
     ann.select_option("#id_num_players", "2")
     ann.select_option("#id_seat_1", "open")
+    ann.check("#id_seats_as_listed")  # the steps below expect the creator to sit first
     ann.click("#create-table button[type=submit]")
     ann.wait_for_selector("#table-waiting")
     game_url = ann.url
@@ -268,6 +269,7 @@ def _one_person_against_a_random_ai(browser, live_url, screenshot, advance=None)
     sign_up(page, live_url, "cid_e2e" if advance is None else "ciq_e2e")
     page.select_option("#id_num_players", "2")
     page.select_option("#id_seat_1", "ai-random")
+    page.check("#id_seats_as_listed")  # the steps below expect the creator to sit first
     page.click("#create-table button[type=submit]")
     page.wait_for_selector("#game-status")
     if advance is not None:  # the server side plays on to the last turns
@@ -306,6 +308,7 @@ def test_a_version_gap_makes_the_page_refetch(browser, live_url):
     sign_up(tab1, live_url, "dee_e2e")
     tab1.select_option("#id_num_players", "2")
     tab1.select_option("#id_seat_1", "ai-random")
+    tab1.check("#id_seats_as_listed")  # the steps below expect the creator to sit first
     tab1.click("#create-table button[type=submit]")
     tab1.wait_for_selector("#game-status")
     tab2 = ctx.new_page()

@@ -37,6 +37,8 @@ def create_table(page, base: str, *, seat: str, rated: bool = False, clock: str 
         page.fill("#id_increment", "0")
     page.select_option("#id_departure_rule", rule)
     page.select_option("#id_takeover_level", level)
+    if not rated:  # rated tables always draw their seat order
+        page.check("#id_seats_as_listed")  # the steps below expect the creator to sit first
     page.click("#create-table button[type=submit]")
     page.wait_for_url("**/games/*/")
 
