@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from games.boards import PlayerInfo
 from games.engines import State, get_engine
-from games.models import Game, Move, Seat
+from games.models import Game, Move, Seat, VariantVersion
 
 #: The largest id a row can have (a signed 64-bit integer): a URL may name a bigger one,
 #: which the database would refuse with an error rather than find nothing.
@@ -229,6 +229,24 @@ def seat_names(game: Game) -> dict[int, str]:
     """Seat index -> display name."""
     return {seat.index: seat.display_name for seat in seats_of(game)}
 
+
+
+def variant_version_number(game: Game) -> int | None:
+    """The number of the variant version ``game`` was created with (``None``: a game
+    from before versions, or a draft)."""
+    if game.variant_version_id is None:
+        return None
+    return (VariantVersion.objects.filter(pk=game.variant_version_id)
+            .values_list("number", flat=True).first())
+
+
+def variant_label(game: Game) -> str:
+    """The variant's name and version, as players see it: "standard, version 2"."""
+    number = variant_version_number(game)
+    if number is None:
+        return game.variant_name
+    return _("%(variant)s, version %(number)s") % {"variant": game.variant_name,
+                                                   "number": number}
 
 
 def game_label(game: Game) -> str:

@@ -29,6 +29,7 @@ from games.core.selectors import (
     rule_data,
     seat_of,
     seats_of,
+    variant_label,
 )
 from games.models import Game
 from games.tables.selectors import clock_row, describe_clock, resign_outcome, summarize_game
@@ -86,6 +87,7 @@ def play_context(
         "oob": oob,
         "csrf_token": csrf_token,
         "game_label": game_label(game),
+        "variant_label": variant_label(game),
         "table": table,
         "invite_url": base_url + table["invite_url"] if table["invite_url"] else "",
         "ws_url": f"/ws/games/{game.pk}/",
