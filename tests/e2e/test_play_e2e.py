@@ -234,13 +234,14 @@ def _two_people_play(browser, live_url, screenshot, advance=None) -> None:
     assert "★" in ann.inner_text("#final-scores")
     print(f"two-player e2e game: {version(ann)} actions in {time.monotonic() - started:.1f}s")
 
-    # Rematch with the same seats: Ann asks, Bob's page offers it live, both sit again.
+    # Rematch (the seats move on by one): Ann offers it, Bob's page shows the offer live,
+    # he accepts and both sit again.
     ann.click("#rematch")
     ann.wait_for_selector("#table-waiting")
     rematch_url = ann.url
     assert rematch_url != game_url
-    bob.wait_for_selector("#end-actions #rematch", timeout=TIMEOUT)
-    assert "Join the rematch" in bob.inner_text("#end-actions")
+    bob.wait_for_selector("#end-actions #rematch-offer", timeout=TIMEOUT)
+    assert "offers a rematch" in bob.inner_text("#end-actions")
     bob.click("#rematch")
     bob.wait_for_selector("#game-status")
     assert bob.url == rematch_url
