@@ -200,7 +200,8 @@ def end_actions(game: Game, viewer: Any, seat: int | None = None) -> dict:
     played = played_seat(game, viewer)
     latest = game.rematches.order_by("-created_at").first()
     offer: dict[str, Any] = {"rematch": None, "can_rematch": False, "joined": False,
-                             "offered_by": "", "declined_by": ""}
+                             "offered_by": "", "declined_by": "",
+                             "played": played is not None}
     rematch = latest
     if latest is not None and latest.status == Game.Status.ABORTED:
         offer["declined_by"] = (latest.result or {}).get("declined_by", "")

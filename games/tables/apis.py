@@ -127,8 +127,9 @@ class GameLeaveApi(GameApi):
 
 
 class GameResignApi(GameApi):
-    """``POST /api/games/{id}/resign/``: resign (you lose; the table's rule decides whether
-    the AI plays your seat on or the game ends when one person is left)."""
+    """``POST /api/games/{id}/resign/``: resign (you lose).  A two-seat game ends at once
+    and the other seat wins; otherwise the table's rule decides whether the AI plays your
+    seat on or the game ends when one person is left."""
 
     permission_classes = [IsAuthenticated]
 

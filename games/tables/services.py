@@ -512,8 +512,9 @@ def _leave_running_game(*, game: Game | int, user: AbstractBaseUser, reason: str
 
 @transaction.atomic
 def resign_game(*, game: Game | int, user: AbstractBaseUser) -> Game:
-    """``user`` resigns: they lose, and the table's rule decides what follows -- the AI
-    plays their seat on ("ai"), or the game ends when one person is left ("lose").
+    """``user`` resigns: they lose.  A two-seat game (people and AIs counted) ends at
+    once, the other seat winning; otherwise the table's rule decides what follows -- the
+    AI plays their seat on ("ai"), or the game ends when one person is left ("lose").
 
     Raises ``GameNotRunning`` or ``NotRunningSeat``; the game, updated.
     """

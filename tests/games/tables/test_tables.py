@@ -97,6 +97,7 @@ def test_a_rematch_after_a_resignation_offers_the_resigner_their_seat(placegame,
     html = render_fragments(get_game(game.pk), ann)
     assert 'id="rematch-offer"' in html and "bob offers a rematch" in html
     assert 'id="rematch-decline"' in html
+    assert 'id="spectating"' not in html  # she played it
     rematch_game(game=game, user=ann)
     rematch.refresh_from_db()
     assert rematch.status == Game.Status.RUNNING
