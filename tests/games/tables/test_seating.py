@@ -96,7 +96,8 @@ def test_the_lobby_form_draws_unless_ticked_and_refuses_it_for_rated(client, var
     ann = make_user("ann")
     client.force_login(ann)
     place = Variant.objects.get(game="placegame")
-    base = {"variant": place.pk, "num_players": 2, "seat_1": "ai-random"}
+    # The second seat (seat_1 here, seat_2 once form fields are named by their labels).
+    base = {"variant": place.pk, "num_players": 2, "seat_1": "ai-random", "seat_2": "ai-random"}
     refused = client.post(reverse("lobby_create"), {**base, "rated": "on",
                                                     "seats_as_listed": "on"})
     assert refused.status_code == 400 and not Game.objects.exists()
