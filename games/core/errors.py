@@ -77,6 +77,8 @@ class StaleVersion(GameServiceError):
     status_code = 409
     code = "stale_version"
     default_message = _("The game has moved on; please reload it.")
+    #: What a page says: it answers with the current position, so nothing to reload.
+    page_message = _("The game had moved on: the page now shows the current position.")
 
 
 class NotYourTurn(GameServiceError):

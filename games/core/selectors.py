@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from games.boards import PlayerInfo
 from games.engines import State, get_engine
-from games.models import Game, Move, Seat, SeatResult
+from games.models import Game, Move, Seat, SeatResult, VariantVersion
 
 #: The largest id a row can have (a signed 64-bit integer): a URL may name a bigger one,
 #: which the database would refuse with an error rather than find nothing.
@@ -73,6 +73,17 @@ def seat_of(game: Game, user: Any) -> int | None:
         return None
     for seat in seats_of(game):
         if seat.user_id == user.pk:
+            return seat.index
+    return None
+
+
+def played_seat(game: Game, user: Any) -> int | None:
+    """The seat ``user`` holds or held at ``game`` (a seat they resigned, timed out of or
+    handed to the AI counts); ``None`` for everyone else."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    for seat in seats_of(game):
+        if user.pk in (seat.user_id, seat.left_user_id):
             return seat.index
     return None
 
@@ -238,6 +249,24 @@ def seat_names(game: Game) -> dict[int, str]:
     """Seat index -> display name."""
     return {seat.index: seat.display_name for seat in seats_of(game)}
 
+
+
+def variant_version_number(game: Game) -> int | None:
+    """The number of the variant version ``game`` was created with (``None``: a game
+    from before versions, or a draft)."""
+    if game.variant_version_id is None:
+        return None
+    return (VariantVersion.objects.filter(pk=game.variant_version_id)
+            .values_list("number", flat=True).first())
+
+
+def variant_label(game: Game) -> str:
+    """The variant's name and version, as players see it: "standard, version 2"."""
+    number = variant_version_number(game)
+    if number is None:
+        return game.variant_title
+    return _("%(variant)s, version %(number)s") % {"variant": game.variant_title,
+                                                   "number": number}
 
 
 def game_label(game: Game) -> str:

@@ -10,6 +10,7 @@ of them.
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -78,13 +79,43 @@ def locked_game(game: Game | int) -> Game:
         raise GameNotRunning(_("This game does not exist.")) from None
 
 
+def draw_seat_order(seed: int, count: int) -> list[int]:
+    """The seat order drawn from a game's ``seed``: seat ``i`` gets who was listed at
+    ``order[i]``.  A stream of its own (not the engine's), so the deal is the same
+    whoever sits where; the same seed always gives the same order."""
+    order = list(range(count))
+    random.Random(f"colonia-seating:{seed}").shuffle(order)
+    return order
+
+
+def _draw_seats(game: Game) -> None:
+    """Seat the listed occupants in the order drawn from the seed (or as listed), and
+    store the order on the game.  Moves and replays name seats by index, so a stored
+    game replays identically; only who sits where is drawn."""
+    count = game.num_players
+    order = list(range(count)) if game.seats_as_listed else draw_seat_order(game.seed, count)
+    game.seat_order = order
+    if order == list(range(count)):
+        return
+    seats = {s.index: s for s in Seat.objects.filter(game=game)}
+    listed = {i: (s.user_id, s.ai_level, s.joined_at, s.reserved_for_id)
+              for i, s in seats.items()}
+    # Everyone up first: a person may sit only once at a table (a unique constraint).
+    Seat.objects.filter(game=game).update(user=None)
+    for index, seat in seats.items():
+        seat.user_id, seat.ai_level, seat.joined_at, seat.reserved_for_id = listed[order[index]]
+        seat.save(update_fields=["user", "ai_level", "joined_at", "reserved_for"])
+
+
 @transaction.atomic
 def start_game(game: Game) -> Game:
     """Deal the game (called by the tables when the last seat fills).
 
-    Builds ``engine.new_game(variant_data, num_players, seed)``, stores the state, marks
-    the game running and announces it (the clocks start; after commit the sockets, the
-    lobby and an AI seat to move hear of it).
+    Draws the seat order from the seed unless the table keeps it as listed
+    (:func:`draw_seat_order`; stored in ``seat_order``), builds
+    ``engine.new_game(variant_data, num_players, seed)``, stores the state, marks the
+    game running and announces it (the clocks start; after commit the sockets, the lobby
+    and an AI seat to move hear of it).
     """
     engine = game.engine
     try:
@@ -93,13 +124,15 @@ def start_game(game: Game) -> Game:
         raise VariantUnavailable(
             _("This variant cannot be played: %(problems)s") % {"problems": exc}
         ) from exc
+    _draw_seats(game)
     game.state_json = engine.state_to_json(state)
     game.to_move = list(engine.to_move(state))
     game.status = Game.Status.RUNNING
     game.started_at = timezone.now()
     game.version = 0
     game.save(
-        update_fields=["state_json", "to_move", "status", "started_at", "version", "updated_at"]
+        update_fields=["state_json", "to_move", "status", "started_at", "version",
+                       "seat_order", "updated_at"]
     )
     announce(game, GameChange("started", seats=list(Seat.objects.filter(game=game)),
                               lobby=True, now=game.started_at))

@@ -98,6 +98,12 @@ class Game(models.Model):
     rematch_of = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"
     )
+    #: The creator's choice to keep the seats in the order they listed them (unrated
+    #: tables only); otherwise the seats are drawn from ``seed`` when the game starts.
+    seats_as_listed = models.BooleanField(_("seat order as listed"), default=False)
+    #: Set when the game starts: seat ``i`` holds whoever was listed at
+    #: ``seat_order[i]`` (``[]``: games from before the draw, seated as listed).
+    seat_order = models.JSONField(default=list, blank=True, editable=False)
     #: A rated table changes its players' ratings (``games.ratings``) when it ends.
     rated = models.BooleanField(_("rated"), default=False)
     #: When the ratings were updated for this game (set once, in the finishing transaction).
@@ -206,8 +212,9 @@ class Seat(models.Model):
 
     @property
     def is_open(self) -> bool:
-        """True while nobody (person or AI) sits here."""
-        return self.user_id is None and not self.ai_level
+        """True while nobody (person or AI) sits here (nor left it: a seat whose person
+        resigned and so ended the game keeps their name)."""
+        return self.user_id is None and not self.ai_level and self.left_user_id is None
 
     def seconds_left(self, now: datetime) -> float | None:
         """Seconds left on the seat's clock at ``now`` (running or banked); ``None``
@@ -226,6 +233,8 @@ class Seat(models.Model):
             return str(_("AI (%(level)s)") % {"level": self.get_ai_level_display()})
         if self.user_id is not None:
             return self.user.get_username()
+        if self.left_user_id is not None:  # they resigned, and that ended the game
+            return self.left_user.get_username()
         return str(_("Open seat"))
 
 

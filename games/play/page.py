@@ -16,6 +16,7 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.boards import Board, Scene, default_event_text, get_board
 from games.core.selectors import (
@@ -23,15 +24,17 @@ from games.core.selectors import (
     game_view,
     legal_actions_json,
     move_log,
+    played_seat,
     players_of,
     rule_data,
     seat_of,
     seats_of,
+    variant_label,
 )
 from games.models import Game
 from games.practice.selectors import practice_panel
 from games.results.selectors import results_of_game
-from games.tables.selectors import clock_row, describe_clock, summarize_game
+from games.tables.selectors import clock_row, describe_clock, resign_outcome, summarize_game
 
 #: The template of the generic page; its partials wrap the board's.
 PLAY_TEMPLATE = "games/play.html"
@@ -86,6 +89,7 @@ def play_context(
         "oob": oob,
         "csrf_token": csrf_token,
         "game_label": game_label(game),
+        "variant_label": variant_label(game),
         "table": table,
         "invite_url": base_url + table["invite_url"] if table["invite_url"] else "",
         "ws_url": f"/ws/games/{game.pk}/",
@@ -95,8 +99,14 @@ def play_context(
         "parts": board.parts(log=f"{PLAY_TEMPLATE}#log") if board is not None else None,
         "time_control": describe_clock(game),
     }
+    context["seating"] = seating_note(game, names)
     if game.status == Game.Status.OPEN or game.state_json is None:
         context["waiting"] = True
+        # A rematch waiting for the viewer's answer (or which they accepted).
+        context["rematch_for_me"] = bool(
+            game.status == Game.Status.OPEN and game.rematch_of_id and table["players"]
+            and getattr(viewer, "is_authenticated", False) and any(
+                viewer.pk in (s.user_id, s.reserved_for_id) for s in seats))
         return context
     if board is None:
         # No board for this game in the browser: the status card, never a 500.
@@ -159,6 +169,10 @@ def play_context(
             "log_append": log_since is not None,
             "end": end_actions(game, viewer, seat) if over else None,
             "can_leave": not over and seat is not None,
+            "resign_outcome": resign_outcome(game, seat)
+            if not over and seat is not None else "",
+            "resigned_name": names.get((game.result or {}).get("resigned"), "")
+            if over else "",
             "ended_by": (game.result or {}).get("ended_by", "") if over else "",
             # Hint and undo: practice games only (unrated, every other seat the AI).
             "practice": None if over else practice_panel(game, seat, seats),
@@ -167,20 +181,57 @@ def play_context(
     return context
 
 
-def end_actions(game: Game, viewer: Any, seat: int | None) -> dict:
-    """What the end of a game offers ``viewer``: a rematch (seated people) and the lobby."""
-    rematch = game.rematches.order_by("-created_at").first()
-    offer: dict[str, Any] = {"rematch": None, "can_rematch": False, "joined": False}
+def seating_note(game: Game, names: Mapping[int, str]) -> dict[str, str]:
+    """How the seats were (or will be) ordered, and before the first move who starts:
+    ``{"how": ..., "order": ..., "starts": ...}`` (``order``/``starts`` once dealt)."""
+    if game.rematch_of_id and game.seats_as_listed:
+        how = _("Rematch: the seats moved on by one from the last game.")
+    elif game.seats_as_listed:
+        how = _("Seat order as listed by the table's creator.")
+    elif game.status == Game.Status.OPEN:
+        how = _("The seat order, and so who starts, is drawn at random when the game "
+                "starts.")
+    else:
+        how = _("The seat order was drawn at random.")
+    note = {"how": how, "order": "", "starts": ""}
+    if game.status == Game.Status.RUNNING and game.version == 0:
+        note["order"] = ", ".join(names[i] for i in sorted(names))
+        note["starts"] = ", ".join(names[i] for i in game.to_move if i in names)
+    return note
+
+
+def end_actions(game: Game, viewer: Any, seat: int | None = None) -> dict:
+    """What the end of a game offers ``viewer``: a rematch (to everyone who played it,
+    leavers included) or its offer to accept or decline, the replay and the lobby.
+
+    ``offered_by``: who offered the rematch waiting for the viewer's answer;
+    ``declined_by``: who declined the last one (a new one may be offered).
+    """
+    played = played_seat(game, viewer)
+    latest = game.rematches.order_by("-created_at").first()
+    offer: dict[str, Any] = {"rematch": None, "can_rematch": False, "joined": False,
+                             "offered_by": "", "declined_by": "",
+                             "played": played is not None}
+    rematch = latest
+    if latest is not None and latest.status == Game.Status.ABORTED:
+        offer["declined_by"] = (latest.result or {}).get("declined_by", "")
+        rematch = None
     if rematch is not None:
         mine = seat_of(rematch, viewer)
+        kept = viewer is not None and getattr(viewer, "is_authenticated", False) and any(
+            s.reserved_for_id == viewer.pk and s.user_id is None for s in rematch.seats.all())
         offer.update(
             rematch={"id": rematch.pk, "url": reverse("play", args=[rematch.pk]),
                      "status": rematch.status},
             joined=mine is not None,
+            offered_by=rematch.created_by.get_username()
+            if kept and rematch.status == Game.Status.OPEN and rematch.created_by_id else "",
         )
-    offer["can_rematch"] = seat is not None and not offer["joined"] and (
+    offer["can_rematch"] = played is not None and not offer["joined"] and (
         rematch is None or rematch.status == Game.Status.OPEN
     )
+    offer["can_decline"] = bool(rematch is not None and rematch.status == Game.Status.OPEN
+                                and played is not None)
     return offer
 
 

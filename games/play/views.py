@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 from common import ratelimit
 from games.ai_turns.services import nudge_if_stalled
 from games.chat.selectors import chat_context
-from games.core.errors import GameServiceError
+from games.core.errors import GameServiceError, StaleVersion
 from games.core.selectors import get_game_or_404, seat_of
 from games.core.services import MAX_ACTION_BYTES, submit_action
 from games.models import Game
@@ -110,6 +110,10 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
             game = submit_action(
                 game=game, user=request.user, seat=seat, action=action, version=version, key=key
             )
+        except StaleVersion as exc:
+            # The answer below is the current position: the page has refreshed already.
+            error = str(exc.page_message)
+            status = exc.status_code
         except GameServiceError as exc:
             error = str(exc)
             status = exc.status_code

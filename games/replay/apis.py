@@ -53,6 +53,9 @@ class ExportOutput(serializers.Serializer):
     id = serializers.IntegerField()
     game = serializers.CharField(help_text="the engine's name")
     variant_name = serializers.CharField()
+    variant_version = serializers.IntegerField(
+        allow_null=True, help_text="the number of the variant's version the game was "
+        "created with (null: a game from before versions)")
     variant = serializers.JSONField(help_text="the variant snapshot the game was played with")
     players = serializers.IntegerField(help_text="the player count")
     seats = SeatOutput(many=True)

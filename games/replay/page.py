@@ -29,7 +29,14 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from games.boards import Board, Scene, default_event_text, get_board
-from games.core.selectors import game_label, players_of, rule_data, seat_of, seats_of
+from games.core.selectors import (
+    game_label,
+    players_of,
+    rule_data,
+    seat_of,
+    seats_of,
+    variant_label,
+)
 from games.replay.selectors import (
     Perspective,
     ReplayStep,
@@ -187,6 +194,7 @@ def replay_context(replay: ReplayStep, viewer: Any, *, csrf_token: str = "",
         "game": game,
         "game_id": game.pk,
         "game_label": game_label(game),
+        "variant_label": variant_label(game),
         "version": step,
         "oob": oob,
         "csrf_token": csrf_token,

@@ -30,7 +30,7 @@ from typing import Any
 from django.core.cache import cache
 from django.utils.translation import gettext_lazy as _
 
-from games.core.selectors import seat_of, seats_json
+from games.core.selectors import seat_of, seats_json, variant_version_number
 from games.engines import State
 from games.engines.replay import EXPORT_FORMAT
 from games.models import Game, Move
@@ -362,6 +362,7 @@ def export_document(game: Game, user: Any) -> dict:
         "id": game.pk,
         "game": game.game_name,
         "variant_name": game.variant_name,
+        "variant_version": variant_version_number(game),
         "variant": game.variant_data,
         "players": game.num_players,
         "seats": seats_json(game),

@@ -58,6 +58,12 @@ class GameCreateInput(serializers.Serializer):
     takeover_level = serializers.ChoiceField(
         choices=list(AI_LEVELS), default="normal", help_text="the AI level that takes a seat"
     )
+    seats_as_listed = serializers.BooleanField(
+        required=False, allow_null=True, default=None,
+        help_text="true: the seats stay as listed (unrated tables only); false: the seat "
+        "order, and so who starts, is drawn from the game's seed when it starts; "
+        "default: drawn for rated tables, as listed for unrated ones",
+    )
 
 
 
@@ -67,7 +73,7 @@ class JoinInput(serializers.Serializer):
 
 
 class GameCreateApi(GameApi):
-    """``POST /api/games/``: open a table; you sit in seat 0."""
+    """``POST /api/games/``: open a table; you are listed first (see ``seats_as_listed``)."""
 
     permission_classes = [IsAuthenticated]
 
@@ -87,6 +93,7 @@ class GameCreateApi(GameApi):
             creator=request.user, variant=variant, seats=options["seats"],
             rated=options["rated"], time_control=options.get("time_control"),
             departure_rule=options["departure_rule"], takeover_level=options["takeover_level"],
+            seats_as_listed=options.get("seats_as_listed"),
         )
         return Response(self.document(game.pk, request), status=status.HTTP_201_CREATED)
 
@@ -120,8 +127,9 @@ class GameLeaveApi(GameApi):
 
 
 class GameResignApi(GameApi):
-    """``POST /api/games/{id}/resign/``: resign (you lose; the table's rule decides whether
-    the AI plays your seat on or the game ends when one person is left)."""
+    """``POST /api/games/{id}/resign/``: resign (you lose).  A two-seat game ends at once
+    and the other seat wins; otherwise the table's rule decides whether the AI plays your
+    seat on or the game ends when one person is left."""
 
     permission_classes = [IsAuthenticated]
 

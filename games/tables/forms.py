@@ -115,6 +115,11 @@ class CreateTableForm(forms.Form):
         label=gettext_lazy("Rated game"), required=False,
         help_text=gettext_lazy("The result changes the players' ratings (AI seats count too)."),
     )
+    seats_as_listed = forms.BooleanField(
+        label=gettext_lazy("Seat order as listed"), required=False,
+        help_text=gettext_lazy("Unrated games only. Otherwise the seat order, and so who "
+                               "starts, is drawn at random when the game starts."),
+    )
     clock = forms.ChoiceField(label=gettext_lazy("Clock"), choices=Game.Clock.choices,
                               initial=Game.Clock.NONE, required=False)
     reserve_minutes = forms.FloatField(
@@ -255,6 +260,10 @@ class CreateTableForm(forms.Form):
         for name in self.not_applying():
             self._errors.pop(name, None)
             data.pop(name, None)
+        if data.get("seats_as_listed") and data.get("rated"):
+            self.add_error("seats_as_listed", _(
+                "A rated game always draws its seat order: untick \"seat order as listed\" "
+                "or make the game unrated."))
         chosen = self.variants.get(str(data.get("variant")))
         count = data.get("num_players")
         if chosen and count is not None and count not in chosen[1]["player_counts"]:
@@ -288,6 +297,7 @@ class CreateTableForm(forms.Form):
             control["days"] = value("days")
         return {
             "rated": bool(data.get("rated")),
+            "seats_as_listed": bool(data.get("seats_as_listed")),
             "time_control": control,
             "departure_rule": data.get("departure_rule") or Game.DepartureRule.AI,
             "takeover_level": data.get("takeover_level") or "normal",

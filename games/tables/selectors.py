@@ -294,3 +294,29 @@ def clock_row(game: Game, seat: Seat, now: datetime) -> dict[str, Any] | None:
         "deadline": seat.deadline,
         "low": left < 30 and game.clock == Game.Clock.LIVE,
     }
+
+
+def departure_ends_game(game: Game, seats: list[Seat], index: int, reason: str) -> bool:
+    """Whether seat ``index`` leaving for ``reason`` (resigned, timeout, handover) ends
+    ``game`` at once: a resignation at a two-seat table (people and AIs counted), or
+    under the rule "lose" a resignation or timeout that leaves at most one person."""
+    if reason == "resigned" and len(seats) == 2:
+        return True
+    people = [s for s in seats if s.user_id is not None and s.index != index]
+    return (reason != "handover" and game.departure_rule == Game.DepartureRule.LOSE
+            and len(people) <= 1)
+
+
+def resign_outcome(game: Game, seat: int) -> str:
+    """What happens if seat ``seat`` resigns now, in words (the confirmation, the menu)."""
+    seats = seats_of(game)
+    if departure_ends_game(game, seats, seat, "resigned"):
+        others = [s.display_name for s in seats if s.index != seat and s.left_user_id is None]
+        if len(seats) == 2 and others:
+            return _("You lose and the game ends at once: %(name)s wins.") % {
+                "name": others[0]}
+        return _("You lose and the game ends at once.")
+    if game.departure_rule == Game.DepartureRule.LOSE:
+        return _("You take last place and leave the table; the AI plays your seat on "
+                 "until one person is left.")
+    return _("You take last place and leave the table; the AI plays your seat on.")

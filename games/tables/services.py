@@ -40,6 +40,7 @@ from games.engines import get_engine
 from games.live import broadcast
 from games.models import AI_LEVELS, Game, Seat, Variant
 from games.tables import clocks
+from games.tables.selectors import departure_ends_game
 from games.variants.services import version_for_new_game
 
 logger = logging.getLogger(__name__)
@@ -148,8 +149,15 @@ def create_game(
     time_control: dict | None = None,
     departure_rule: str = Game.DepartureRule.AI,
     takeover_level: str = "normal",
+    seats_as_listed: bool | None = None,
 ) -> Game:
-    """Open a table of ``variant``'s current version; ``creator`` sits in seat 0.
+    """Open a table of ``variant``'s current version; ``creator`` is listed first.
+
+    When the game starts the seat order (and so who starts) is drawn from the game's
+    seed, unless ``seats_as_listed``: the seats stay as listed (unrated tables only:
+    ``InvalidTableRules`` for a rated one).  ``None`` (programmatic callers): drawn for
+    a rated table, as listed for an unrated one; the lobby's form and the API draw
+    unless the creator asks otherwise.
 
     ``seats`` is like ``[{"type": "human"}, {"type": "ai", "level": "normal"}]``; the game
     starts at once when every seat is filled (creator and AI seats only).  A ``rated``
@@ -159,6 +167,12 @@ def create_game(
     """
     rules = check_table_rules(time_control=time_control, departure_rule=departure_rule,
                               takeover_level=takeover_level)
+    if seats_as_listed is None:
+        seats_as_listed = not rated
+    if seats_as_listed and rated:
+        raise InvalidTableRules({"seats_as_listed": [
+            _("A rated game always draws its seat order: untick \"seat order as listed\" "
+              "or make the game unrated.")]})
     if not variant.active:
         raise VariantUnavailable()
     try:
@@ -187,6 +201,7 @@ def create_game(
         num_players=len(seats),
         created_by=creator,
         rated=bool(rated),
+        seats_as_listed=bool(seats_as_listed),
         **rules,
     )
     Seat.objects.bulk_create(
@@ -247,28 +262,47 @@ def join_game(*, game: Game | int, user: AbstractBaseUser, seat: int | None = No
     chosen.user, chosen.joined_at = user, now
     if not game.seats.filter(user__isnull=True, ai_level="").exists():
         start_game(game)
+        # The seat order may have been drawn: the seat they sit in now.
+        chosen = Seat.objects.get(game=game, user=user)
     else:
         announce(game, GameChange("joined", lobby=True))
     return chosen
 
 
 
+def _person(seat: Seat) -> int | None:
+    """The person who played ``seat`` (still seated, or who left it), ``None`` for an AI."""
+    return seat.user_id or seat.left_user_id
+
+
+def _notify_rematch(game: Game) -> None:
+    """After the commit, the pages of the game ``game`` is the rematch of show its offer
+    as it stands now (made, accepted, started, declined)."""
+    if game.rematch_of_id:
+        finished_id = game.rematch_of_id
+        transaction.on_commit(lambda: broadcast.rematch_offered(finished_id), robust=True)
+
+
 @transaction.atomic
 def rematch_game(*, game: Game | int, user: AbstractBaseUser) -> Game:
-    """The rematch of a finished game for ``user``, who was seated at it.
+    """Offer (or accept) the rematch of a finished game that ``user`` played.
 
-    The first player to ask opens a table with the same variant and seats: they sit where
-    they sat, AI seats keep their levels, and every other person's seat is kept for them
-    (``Seat.reserved_for``).  Later players who ask take their kept seat at that table;
-    the game starts when the last seat fills (at once when the others are all AI).
-    Raises ``GameNotRunning`` for an unfinished game, ``NotSeated`` for someone who did
-    not play it, ``VariantUnavailable`` when its variant was withdrawn.
+    The first player to ask offers it: a table with the same variant, rules and players,
+    the seats rotated by one (the player of seat 1 now sits first, and so on), where the
+    asker sits at once, AI seats keep their levels and every other person's seat is kept
+    for them (``Seat.reserved_for``): their offer, which they accept by asking too (they
+    take their kept seat) or decline (:func:`decline_rematch`).  The game starts when the
+    last person accepted (at once when the others are all AI).  People who resigned,
+    timed out or handed their seat to the AI are offered their seat like everyone else:
+    a person is never replaced by an AI in a rematch.  Raises ``GameNotRunning`` for an
+    unfinished game, ``NotSeated`` for someone who did not play it,
+    ``VariantUnavailable`` when its variant was withdrawn.
     """
     game = locked_game(game)
     if game.status != Game.Status.FINISHED:
         raise GameNotRunning(_("Only a finished game can be played again."))
     seats = list(game.seats.order_by("index"))
-    mine = next((s for s in seats if s.user_id == user.pk), None)
+    mine = next((s for s in seats if _person(s) == user.pk), None)
     if mine is None:
         raise NotSeated(_("Only the players of a game can ask for a rematch."))
     existing = (
@@ -283,6 +317,7 @@ def rematch_game(*, game: Game | int, user: AbstractBaseUser) -> Game:
             return existing
         join_game(game=existing, user=user)
         existing.refresh_from_db()
+        _notify_rematch(existing)
         return existing
     variant = game.variant
     if variant is None or not variant.active:
@@ -302,20 +337,25 @@ def rematch_game(*, game: Game | int, user: AbstractBaseUser) -> Game:
         num_players=game.num_players,
         created_by=user,
         rematch_of=game,
+        # The seats are already rotated from the last game: no new draw.
+        seats_as_listed=True,
         **_table_rules(game),
     )
     now = timezone.now()
+    count = len(seats)
+    # Rotated by one: seat i of the rematch is seat i + 1 of the finished game.
+    rotated = [seats[(index + 1) % count] for index in range(count)]
     Seat.objects.bulk_create(
         [
             Seat(
                 game=rematch,
-                index=s.index,
-                user=user if s.index == mine.index else None,
-                ai_level=s.ai_level,
-                reserved_for=s.user if s.user_id and s.index != mine.index else None,
-                joined_at=now if s.index == mine.index or s.ai_level else None,
+                index=index,
+                user=user if _person(s) == user.pk else None,
+                ai_level=s.ai_level if _person(s) is None else "",
+                reserved_for_id=_person(s) if _person(s) not in (None, user.pk) else None,
+                joined_at=now if _person(s) in (None, user.pk) else None,
             )
-            for s in seats
+            for index, s in enumerate(rotated)
         ]
     )
     if not rematch.seats.filter(user__isnull=True, ai_level="").exists():
@@ -323,8 +363,35 @@ def rematch_game(*, game: Game | int, user: AbstractBaseUser) -> Game:
     else:
         announce(rematch, GameChange("opened", lobby=True))
     # The finished game's pages show the rematch offer (a hint, not a new version).
-    game_id = game.pk
-    transaction.on_commit(lambda: broadcast.rematch_offered(game_id), robust=True)
+    _notify_rematch(rematch)
+    return rematch
+
+
+
+@transaction.atomic
+def decline_rematch(*, game: Game | int, user: AbstractBaseUser) -> Game:
+    """``user`` declines the rematch offered after the finished ``game``: the rematch
+    table is closed (ABORTED, ``result = {"ended_by": "declined", "declined_by": name}``)
+    and the others' pages say so.  Anyone the rematch is for may decline while it has not
+    started (a person who accepted may still withdraw).  Raises ``GameNotOpen`` when no
+    rematch waits, ``NotSeated`` for someone it is not for; the closed rematch.
+    """
+    game = locked_game(game)
+    rematch = (Game.objects.select_for_update().filter(rematch_of=game)
+               .exclude(status=Game.Status.ABORTED).order_by("-created_at").first())
+    if rematch is None or rematch.status != Game.Status.OPEN:
+        raise GameNotOpen(_("There is no rematch offer to decline."))
+    if not rematch.seats.filter(Q(user=user) | Q(reserved_for=user)).exists():
+        raise NotSeated(_("This rematch is not for you."))
+    closed = Game.objects.filter(pk=rematch.pk, status=Game.Status.OPEN).update(
+        status=Game.Status.ABORTED, finished_at=timezone.now(),
+        result={"ended_by": "declined", "declined_by": user.get_username()},
+    )
+    if closed != 1:
+        raise GameNotOpen(_("There is no rematch offer to decline."))
+    rematch.refresh_from_db()
+    announce(rematch, GameChange("aborted", lobby=True))
+    _notify_rematch(rematch)
     return rematch
 
 
@@ -351,44 +418,54 @@ def leave_game(*, game: Game | int, user: AbstractBaseUser) -> None:
         seat.save(update_fields=["user", "joined_at"])
     announce(game, GameChange("aborted" if game.status == Game.Status.ABORTED else "left",
                               lobby=True))
+    _notify_rematch(game)
 
 
 
 def _depart(game: Game, seat: Seat, *, reason: str, now: Any) -> bool:
-    """The AI takes ``seat`` from its person for good (``reason``: resigned, timeout,
+    """``seat``'s person leaves the game for good (``reason``: resigned, timeout,
     handover); False when someone else already did.  Runs inside the caller's transaction
     on a locked game.
 
-    Under the rule "lose" a resignation or timeout that leaves at most one person ends the
-    game: those still seated win, the leavers lose (``result["ended_by"]``).  Otherwise
-    the AI at the table's ``takeover_level`` plays the seat on.  The version is bumped
-    with a compare-and-set, so a concurrent move or sweep makes this a no-op.
+    A resignation at a two-seat table (people and AIs counted) ends the game at once: the
+    other seat wins (as on Board Game Arena and lichess).  Under the rule "lose" a
+    resignation or timeout that leaves at most one person ends the game too: those still
+    seated win, the leavers lose.  A game that ends so says why in ``result["ended_by"]``
+    (and ``result["resigned"]``, the seat that resigned), and no AI takes the seat.
+    Otherwise the AI at the table's ``takeover_level`` plays the seat on.  The version is
+    bumped with a compare-and-set, so a concurrent move or sweep makes this a no-op.
     """
     user_id = seat.user_id
     if user_id is None:
         return False
+    before = list(Seat.objects.filter(game=game).order_by("index"))
+    people = [s.index for s in before if s.user_id is not None and s.index != seat.index]
+    ends = departure_ends_game(game, before, seat.index, reason)
     taken = Seat.objects.filter(pk=seat.pk, user_id=user_id, left_user__isnull=True).update(
-        user=None, ai_level=game.takeover_level, left_user_id=user_id, left_at=now,
-        left_reason=reason, deadline=None, time_left=None,
+        user=None, ai_level="" if ends else game.takeover_level, left_user_id=user_id,
+        left_at=now, left_reason=reason, deadline=None, time_left=None,
     )
     if taken != 1:
         return False
     version = game.version
     seats = list(Seat.objects.filter(game=game).order_by("index"))
     fields: dict[str, Any] = {"version": version + 1, "updated_at": now}
-    people = [s.index for s in seats if s.user_id is not None]
-    if (reason != "handover" and game.departure_rule == Game.DepartureRule.LOSE
-            and len(people) <= 1):
+    if ends:
         engine = game.engine
         try:
             scores = list(engine.scores(engine.state_from_json(game.state_json)))
         except Exception:  # an engine may score only finished games
             scores = []
-        stayed = [s.index for s in seats if s.left_user_id is None]
-        fields.update(
-            status=Game.Status.FINISHED, finished_at=now, to_move=[],
-            result={"scores": scores, "winners": people or stayed, "ended_by": reason},
-        )
+        if len(seats) == 2 and reason == "resigned":
+            winners = [s.index for s in seats if s.index != seat.index]
+        else:
+            stayed = [s.index for s in seats if s.left_user_id is None]
+            winners = people or stayed
+        result: dict[str, Any] = {"scores": scores, "winners": winners, "ended_by": reason}
+        if reason == "resigned":
+            result["resigned"] = seat.index
+        fields.update(status=Game.Status.FINISHED, finished_at=now, to_move=[],
+                      result=result)
     updated = Game.objects.filter(pk=game.pk, version=version,
                                   status=Game.Status.RUNNING).update(**fields)
     if updated != 1:
@@ -397,7 +474,8 @@ def _depart(game: Game, seat: Seat, *, reason: str, now: Any) -> bool:
         setattr(game, name, value)
     if game.status == Game.Status.FINISHED:
         Seat.objects.filter(game=game).update(deadline=None)
-    # A finished game's result and ratings commit with the departure (game_changed).
+    # A finished game's result and ratings commit with the departure (game_changed); after
+    # the commit every screen of the game hears of it (its sockets re-render).
     announce(game, GameChange("departed", seats=seats, lobby=True, departed=user_id, now=now))
     return True
 
@@ -434,8 +512,9 @@ def _leave_running_game(*, game: Game | int, user: AbstractBaseUser, reason: str
 
 @transaction.atomic
 def resign_game(*, game: Game | int, user: AbstractBaseUser) -> Game:
-    """``user`` resigns: they lose, and the table's rule decides what follows -- the AI
-    plays their seat on ("ai"), or the game ends when one person is left ("lose").
+    """``user`` resigns: they lose.  A two-seat game (people and AIs counted) ends at
+    once, the other seat winning; otherwise the table's rule decides what follows -- the
+    AI plays their seat on ("ai"), or the game ends when one person is left ("lose").
 
     Raises ``GameNotRunning`` or ``NotRunningSeat``; the game, updated.
     """

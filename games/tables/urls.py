@@ -13,7 +13,10 @@ urlpatterns = [
     path("games/<int:game_id>/join/", views.table_join, name="table_join"),
     path("games/<int:game_id>/leave/", views.table_leave, name="table_leave"),
     path("games/<int:game_id>/rematch/", views.rematch, name="rematch"),
+    path("games/<int:game_id>/rematch/decline/", views.rematch_decline,
+         name="rematch_decline"),
     path("games/<int:game_id>/resign/", views.resign, name="resign"),
+    path("games/<int:game_id>/resign/confirm/", views.resign_confirm, name="resign_confirm"),
     path("games/<int:game_id>/hand-over/", views.hand_over, name="hand_over"),
     path("t/<str:token>/", views.invite, name="invite"),
 ]

@@ -31,9 +31,15 @@ from games.engines import get_engine
 from games.models import Game
 from games.tables.forms import CreateTableForm, QuickPlayForm
 from games.tables.page import lobby_context
-from games.tables.selectors import game_rows, get_game_by_invite, summarize_game
+from games.tables.selectors import (
+    game_rows,
+    get_game_by_invite,
+    resign_outcome,
+    summarize_game,
+)
 from games.tables.services import (
     create_game,
+    decline_rematch,
     hand_over_seat,
     join_game,
     leave_game,
@@ -193,6 +199,37 @@ def rematch(request: HttpRequest, game_id: int) -> HttpResponse:
         messages.error(request, str(exc))
         return redirect("play", game_id=game.pk)
     return redirect("play", game_id=new.pk)
+
+
+@require_GET
+@login_required
+def resign_confirm(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Ask before resigning: what follows, then "Yes, resign" (a POST to ``resign``) or
+    Cancel.  A page of its own without JavaScript; with HTMX a dialog over the game."""
+    game = get_game_or_404(game_id)
+    seat = seat_of(game, request.user)
+    if game.status != Game.Status.RUNNING or seat is None:
+        messages.error(request, _("You can only resign a game you are playing."))
+        return redirect("play", game_id=game.pk)
+    context = {"game": game, "game_id": game.pk, "outcome": resign_outcome(game, seat),
+               "dialog": bool(request.htmx)}
+    template = "games/resign_confirm.html" + ("#dialog" if request.htmx else "")
+    return TemplateResponse(request, template, context)
+
+
+@require_POST
+@login_required
+def rematch_decline(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Decline the rematch offered after a finished game (see
+    ``services.decline_rematch``); back to that game."""
+    game = get_game_or_404(game_id)
+    try:
+        decline_rematch(game=game, user=request.user)
+    except GameServiceError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.info(request, _("You declined the rematch."))
+    return redirect("play", game_id=game.pk)
 
 
 @require_POST

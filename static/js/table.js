@@ -114,3 +114,17 @@
   document.addEventListener("htmx:oobAfterSwap", update);
   document.addEventListener("htmx:afterSettle", update);
 })();
+
+/* A confirmation fetched into #resign-slot (resigning) opens as a modal dialog; without
+   JavaScript the same confirmation is a page of its own. */
+(function () {
+  "use strict";
+  document.addEventListener("htmx:afterSwap", function (evt) {
+    var target = evt.detail && evt.detail.target;
+    if (!target || target.id !== "resign-slot") return;
+    var dialog = target.querySelector("dialog");
+    if (!dialog || typeof dialog.showModal !== "function") return;
+    if (dialog.open) dialog.close();
+    dialog.showModal();
+  });
+})();

@@ -28,6 +28,7 @@ def test_the_test_game_is_played_in_the_browser(browser, placegame_url, screensh
     page.check("[data-game='placegame'] input[name=variant]")
     page.select_option("#id_num_players", "2")
     page.select_option("#id_seat_2", "ai-random")
+    page.check("#id_seats_as_listed")  # the steps below expect the creator to sit first
     page.click("#create-table button[type=submit]")
     page.wait_for_selector("#pg-board")
     for step in itertools.count():

@@ -25,6 +25,7 @@ def open_table(page) -> str:
     """A 2-player table with an open seat; its URL."""
     page.select_option("#id_num_players", "2")
     page.select_option("#id_seat_2", "open")
+    page.check("#id_seats_as_listed")  # the steps below expect the creator to sit first
     page.click("#create-table button[type=submit]")
     page.wait_for_selector("#table-waiting")
     return page.url

@@ -228,6 +228,7 @@ def test_the_redoubt_bend_is_drawn(browser, live_url):
     page.check("[data-game='nouvellefrance'] [data-variant='standard'] input")
     page.select_option("#id_num_players", "2")
     page.select_option("#id_seat_2", "ai-random")
+    page.check("#id_seats_as_listed")  # the steps below expect the creator to sit first
     page.click("#create-table button[type=submit]")
     redoubt = page.locator("svg.nf-site[data-site='redoubt']")
     band = redoubt.locator("line.bend")

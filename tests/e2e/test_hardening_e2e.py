@@ -26,6 +26,7 @@ def test_pages_respect_the_csp_and_errors_show(browser, live_url):
     page.wait_for_url("**/lobby/")
     page.select_option("#id_num_players", "2")
     page.select_option("#id_seat_2", "ai-random")
+    page.check("#id_seats_as_listed")  # the steps below expect the creator to sit first
     page.click("#create-table button[type=submit]")
     page.wait_for_selector("#game-status")
     # Targets placed from data-pos by the script (style="" would break the policy).

@@ -88,6 +88,7 @@ def test_the_switcher_and_a_german_walk(browser, live_url, screenshot) -> None:
     # A table against the AI, a few moves by the first offered choice.
     page.select_option("#id_num_players", "2")
     page.select_option("#id_seat_2", "ai-random")
+    page.check("#id_seats_as_listed")  # the steps below expect the creator to sit first
     page.click("#create-table button[type=submit]")
     page.wait_for_selector("#game-status")
     play_path = page.url.removeprefix(live_url)

@@ -24,6 +24,7 @@ def new_ai_game(page, base: str, username: str) -> None:
     sign_up(page, base, username)
     page.select_option("#id_num_players", "2")
     page.select_option("#id_seat_2", "ai-random")
+    page.check("#id_seats_as_listed")  # the steps below expect the creator to sit first
     page.click("#create-table button[type=submit]")
     page.wait_for_selector("#game-status")
 
@@ -173,6 +174,7 @@ def test_a_friend_signs_up_from_the_invite_link_and_lands_at_the_table(browser, 
     sign_up(host, live_url, "hal_e2e")
     host.select_option("#id_num_players", "2")
     host.select_option("#id_seat_2", "open")
+    host.check("#id_seats_as_listed")  # the steps below expect the creator to sit first
     host.click("#create-table button[type=submit]")
     host.wait_for_selector("#table-waiting")
     link = host.input_value("#invite-url")

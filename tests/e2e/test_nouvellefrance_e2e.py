@@ -61,6 +61,7 @@ def new_table(page, variant: str, seats: list[str]) -> None:
     page.select_option("#id_num_players", str(len(seats) + 1))
     for i, seat in enumerate(seats, 2):
         page.select_option(f"#id_seat_{i}", seat)
+    page.check("#id_seats_as_listed")  # the steps below expect the creator to sit first
     page.click("#create-table button[type=submit]")
     page.wait_for_selector("#nf-sites")
     # Before any pick: the socket's first messages (the nav count, a late hint of the AI's

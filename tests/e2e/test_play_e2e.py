@@ -182,6 +182,7 @@ def _two_people_play(browser, live_url, screenshot, advance=None) -> None:
     # Ann opens a 2-player table with one open seat.
     ann.select_option("#id_num_players", "2")
     ann.select_option("#id_seat_2", "open")
+    ann.check("#id_seats_as_listed")  # the steps below expect the creator to sit first
     ann.click("#create-table button[type=submit]")
     ann.wait_for_selector("#table-waiting")
     game_url = ann.url
@@ -233,13 +234,14 @@ def _two_people_play(browser, live_url, screenshot, advance=None) -> None:
     assert "★" in ann.inner_text("#final-scores")
     print(f"two-player e2e game: {version(ann)} actions in {time.monotonic() - started:.1f}s")
 
-    # Rematch with the same seats: Ann asks, Bob's page offers it live, both sit again.
+    # Rematch (the seats move on by one): Ann offers it, Bob's page shows the offer live,
+    # he accepts and both sit again.
     ann.click("#rematch")
     ann.wait_for_selector("#table-waiting")
     rematch_url = ann.url
     assert rematch_url != game_url
-    bob.wait_for_selector("#end-actions #rematch", timeout=TIMEOUT)
-    assert "Join the rematch" in bob.inner_text("#end-actions")
+    bob.wait_for_selector("#end-actions #rematch-offer", timeout=TIMEOUT)
+    assert "offers a rematch" in bob.inner_text("#end-actions")
     bob.click("#rematch")
     bob.wait_for_selector("#game-status")
     assert bob.url == rematch_url
@@ -268,6 +270,7 @@ def _one_person_against_a_random_ai(browser, live_url, screenshot, advance=None)
     sign_up(page, live_url, "cid_e2e" if advance is None else "ciq_e2e")
     page.select_option("#id_num_players", "2")
     page.select_option("#id_seat_2", "ai-random")
+    page.check("#id_seats_as_listed")  # the steps below expect the creator to sit first
     page.click("#create-table button[type=submit]")
     page.wait_for_selector("#game-status")
     if advance is not None:  # the server side plays on to the last turns
@@ -306,6 +309,7 @@ def test_a_version_gap_makes_the_page_refetch(browser, live_url):
     sign_up(tab1, live_url, "dee_e2e")
     tab1.select_option("#id_num_players", "2")
     tab1.select_option("#id_seat_2", "ai-random")
+    tab1.check("#id_seats_as_listed")  # the steps below expect the creator to sit first
     tab1.click("#create-table button[type=submit]")
     tab1.wait_for_selector("#game-status")
     tab2 = ctx.new_page()

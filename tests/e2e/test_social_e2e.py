@@ -37,6 +37,8 @@ def create_table(page, base: str, *, seat: str, rated: bool = False, clock: str 
         page.fill("#id_increment", "0")
     page.check(f"input[name=departure_rule][value={rule}]")
     page.select_option("#id_takeover_level", level)
+    if not rated:  # rated tables always draw their seat order
+        page.check("#id_seats_as_listed")  # the steps below expect the creator to sit first
     page.click("#create-table button[type=submit]")
     page.wait_for_url("**/games/*/")
 
@@ -126,7 +128,8 @@ def test_a_player_resigns_and_the_game_ends(browser, placegame_url, screenshot):
     create_table(page, base, seat="ai-random", rule="lose", rated=True)
     page.wait_for_selector("#pg-board")
     page.click("#resign-open")
-    page.click("#resign")
+    page.click("#resign")  # asks first (a dialog)
+    page.click("#resign-confirm")
     page.wait_for_selector("#final-scores")
     screenshot(page, "e2e-resigned")
     assert "AI (random)" in page.inner_text("#winners")

@@ -95,6 +95,7 @@ def test_browser_notifications_are_opt_in(browser, live_url):
     page.wait_for_url("**/lobby/")
     page.select_option("#id_num_players", "2")
     page.select_option("#id_seat_2", "open")
+    page.check("#id_seats_as_listed")  # the steps below expect the creator to sit first
     page.click("#create-table button[type=submit]")
     page.wait_for_selector("#table-waiting")
     button = page.locator("#notify-turns")

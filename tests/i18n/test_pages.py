@@ -71,7 +71,8 @@ def world(db: None) -> dict[str, Any]:
                                seats=[{"type": "human"}, {"type": "human"}])
             join_game(game=game, user=bob)
             game.refresh_from_db()
-            game = _play(game, {0: ann, 1: bob}, moves)
+            # A rated table draws who sits where.
+            game = _play(game, {s.index: s.user for s in game.seats.all()}, moves)
             pages[f"{name}-{label}"] = reverse("play", args=[game.pk])
             pages[f"{name}-{label}-replay"] = reverse("replay", args=[game.pk]) + "?step=3"
         pages[f"{name}-rules"] = reverse("rules", args=[name])

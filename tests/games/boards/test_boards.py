@@ -230,6 +230,7 @@ def test_the_test_game_is_played_through_the_generic_pages(client, placegame, an
     with on_commit():  # the AI moves at once (eager Celery) when it starts
         response = client.post(reverse("lobby_create"), {
             "variant": variant.pk, "num_players": 2, "seat_2": "ai-random",
+            "seats_as_listed": "on",  # ann plays seat 0 below
         })
     game = Game.objects.get(game_name="placegame")
     assert response.status_code == 302 and game.status == Game.Status.RUNNING

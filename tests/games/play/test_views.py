@@ -297,7 +297,7 @@ def test_same_key_twice_is_idempotent(client, two_player_game, ann):
         ("ann", {"type": "fly"}, 0, 422, "Unknown action"),
         ("ann", "HARVEST", 0, 422, ""),
         ("ann", None, 0, 400, "not a valid action"),
-        ("ann", "first", 5, 409, "moved on"),
+        ("ann", "first", 5, 409, "the page now shows the current position"),
         ("bob", "first", 0, 409, "not your turn"),
         ("eve", "first", 0, 403, "only watch"),
         ("anon", "first", 0, 403, "only watch"),
@@ -323,6 +323,8 @@ def test_refused_actions_change_nothing(client, two_player_game, make_user,
     response = client.post(url, data, **HX)
     assert response.status_code == 200
     assert 'id="play-error"' in response.content.decode()
+    assert message.lower() in response.content.decode().lower()
+    assert "reload" not in response.content.decode().lower()
     assert response["X-Colonia-Error"] == str(status)
     two_player_game.refresh_from_db()
     assert two_player_game.version == 0

@@ -12,7 +12,7 @@ import ai
 from accounts.models import Rating, RatingChange, display_rating
 from games.ai_turns.turn import play_one_ai_turn
 from games.core.services import submit_action
-from games.models import Game, Variant
+from games.models import Game, Seat, Variant
 from games.ratings.services import _model, new_rating, record_result
 from games.results.places import SeatEnd, places
 from games.tables import selectors as tables
@@ -22,7 +22,13 @@ pytestmark = pytest.mark.django_db
 
 
 def play_out(game: Game, users: dict[int, Any]) -> Game:
-    """Play position 0 for whoever is to move until the game ends (the AI for AI seats)."""
+    """Play position 0 for whoever is to move until the game ends (the AI for AI seats).
+
+    ``users`` are the people at the table: a rated table draws its seat order, so each
+    plays the seat they were given."""
+    people = {user.pk: user for user in users.values()}
+    users = {s.index: people[s.user_id]
+             for s in Seat.objects.filter(game=game, user_id__in=list(people))}
     for step in range(200):
         game.refresh_from_db()
         if game.status != Game.Status.RUNNING:
@@ -53,15 +59,16 @@ def test_a_rated_game_changes_both_ratings_once(variant: Variant, make_user: Any
     rows = {r.user_id: r for r in Rating.objects.filter(game="fakegame")}
     assert set(rows) == {ann.pk, bob.pk}
     newcomer = display_rating(*new_rating())
-    for seat, user in ((0, ann), (1, bob)):
+    seat_of = {s.user_id: s.index for s in Seat.objects.filter(game=game)}
+    for user in (ann, bob):
+        seat = seat_of[user.pk]
         row = rows[user.pk]
         assert row.games == 1
         assert row.rating != newcomer  # both changed (sigma shrinks even on a tie)
         assert row.wins == (1 if seat in winners and len(winners) == 1 else
                             int(seat in winners))
     if len(winners) == 1:
-        winner = (ann, bob)[winners[0]]
-        loser = (bob, ann)[winners[0]]
+        winner, loser = (ann, bob) if seat_of[ann.pk] == winners[0] else (bob, ann)
         assert rows[winner.pk].mu > new_rating()[0] > rows[loser.pk].mu
     assert RatingChange.objects.filter(game=game).count() == 2
 

@@ -40,31 +40,37 @@ def table(variant: Variant, make_user: Any, people: int = 2, **rules: Any) -> tu
 def test_resign_under_the_ai_rule_the_ai_plays_on_and_the_leaver_loses(
     variant: Variant, make_user: Any, ai_calls: list
 ) -> None:
-    game, (ann, bob) = table(variant, make_user, rated=True, takeover_level="greedy")
+    # Three seats: a resignation does not end the game (two seats: see below).
+    game, (ann, _bob, _cy) = table(variant, make_user, people=3, rated=True,
+                                 takeover_level="greedy")
+    # A rated table draws who sits where.
+    users = {s.index: s.user for s in Seat.objects.filter(game=game)}
+    mine = next(i for i, u in users.items() if u == ann)
     resign_game(game=game, user=ann)
     game.refresh_from_db()
-    seat = Seat.objects.get(game=game, index=0)
+    seat = Seat.objects.get(game=game, index=mine)
     assert (seat.user, seat.ai_level, seat.left_user, seat.left_reason) == (
         None, "greedy", ann, "resigned")
     assert game.status == Game.Status.RUNNING and game.version == 1
-    # Play to the end: bob and the AI in ann's seat.
-    for step in range(50):
+    # Play to the end: bob, cy and the AI in ann's seat.
+    for step in range(80):
         game.refresh_from_db()
         if game.status != Game.Status.RUNNING:
             break
-        if game.to_move == [0]:
+        if game.to_move == [mine]:
             assert play_one_ai_turn(game.pk, game.version)
         else:
-            submit_action(game=game, user=bob, seat=1, action={"play": 0},
-                                   version=game.version, key=f"b{step}")
+            mover = game.to_move[0]
+            submit_action(game=game, user=users[mover], seat=mover, action={"play": 0},
+                          version=game.version, key=f"b{step}")
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     changes = {c.user_id: c for c in RatingChange.objects.filter(game=game)}
-    assert changes[ann.pk].rank == 2 and changes[bob.pk].rank == 1  # the leaver is last
+    assert changes[ann.pk].rank == 3  # the leaver is last
     assert [s.wins for s in player_stats(ann)] == [0] and player_stats(ann)[0].played == 1
     # ann still finds the game in her list, as lost.
     [listing] = games_of(ann)
-    assert listing.game.pk == game.pk and listing.my_seat == 0
+    assert listing.game.pk == game.pk and listing.my_seat == mine
     assert summarize_game(listing.game, ann)["result_label"] == "lost (resigned)"
 
 
@@ -85,6 +91,39 @@ def test_resign_under_the_lose_rule_ends_when_one_person_is_left(
         resign_game(game=game, user=ann)
 
 
+def test_resign_in_a_two_person_game_ends_it_under_either_rule(
+    variant: Variant, make_user: Any, on_commit: Any
+) -> None:
+    for rule in ("ai", "lose"):
+        game, (ann, bob) = table(variant, lambda n, r=rule: make_user(n + r),
+                                 departure_rule=rule)
+        with on_commit():
+            resign_game(game=game, user=bob)
+        game.refresh_from_db()
+        assert game.status == Game.Status.FINISHED and game.to_move == []
+        assert game.result["winners"] == [0] and game.result["ended_by"] == "resigned"
+        assert game.result["resigned"] == 1 and game.version == 1
+        seat = Seat.objects.get(game=game, index=1)
+        # Marked as resigned; no AI plays a seat of a finished game.
+        assert (seat.user, seat.ai_level, seat.left_user, seat.left_reason) == (
+            None, "", bob, "resigned")
+        assert seat.left_at is not None and not seat.is_open
+        assert seat.display_name == bob.username
+        with pytest.raises(GameNotRunning):
+            resign_game(game=game, user=ann)
+
+
+def test_resign_against_the_ai_ends_the_game_and_the_ai_wins(
+    variant: Variant, make_user: Any
+) -> None:
+    ann = make_user("ann")
+    game = create_game(creator=ann, variant=variant,
+                       seats=[{"type": "human"}, {"type": "ai", "level": "easy"}])
+    resign_game(game=game, user=ann)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.result["winners"] == [1]
+
+
 def test_hand_over_always_lets_the_ai_play_on(variant: Variant, make_user: Any) -> None:
     game, (_ann, bob) = table(variant, make_user, departure_rule="lose")
     hand_over_seat(game=game, user=bob)
@@ -95,7 +134,7 @@ def test_hand_over_always_lets_the_ai_play_on(variant: Variant, make_user: Any) 
 
 
 def test_only_seated_people_can_resign(variant: Variant, make_user: Any) -> None:
-    game, (ann, _bob) = table(variant, make_user)
+    game, (ann, _bob, _cy) = table(variant, make_user, people=3)
     stranger = make_user("zed")
     with pytest.raises(NotRunningSeat):
         resign_game(game=game, user=stranger)
@@ -165,3 +204,41 @@ def test_expired_table_page_says_so(client: Any, variant: Variant, make_user: An
     assert expire_open_tables(now=timezone.now() + timedelta(minutes=2)) == 1
     client.force_login(ann)
     assert 'id="table-expired"' in client.get(reverse("play", args=[game.pk])).content.decode()
+
+
+def test_resigning_asks_first_as_a_page_or_an_htmx_dialog(
+    client: Any, placegame: Any, make_user: Any
+) -> None:
+    game, (ann, _bob) = table(Variant.objects.get(game="placegame"), make_user)
+    client.force_login(ann)
+    play = client.get(reverse("play", args=[game.pk])).content.decode()
+    # The menu links to the confirmation; nothing there posts a resignation directly.
+    assert f'href="{reverse("resign_confirm", args=[game.pk])}"' in play
+    assert f'action="{reverse("resign", args=[game.pk])}"' not in play
+    assert "You lose and the game ends at once: p1 wins." in play
+    page = client.get(reverse("resign_confirm", args=[game.pk]))
+    html = page.content.decode()
+    assert page.status_code == 200 and "<html" in html
+    assert f'action="{reverse("resign", args=[game.pk])}"' in html
+    assert 'id="resign-cancel"' in html and "p1 wins" in html
+    dialog = client.get(reverse("resign_confirm", args=[game.pk]),
+                        HTTP_HX_REQUEST="true").content.decode()
+    assert dialog.lstrip().startswith("<dialog") and 'method="dialog"' in dialog
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING  # asking changed nothing
+    client.force_login(make_user("zed"))
+    assert client.get(reverse("resign_confirm", args=[game.pk])).status_code == 302
+    client.force_login(ann)
+    client.post(reverse("resign", args=[game.pk]))
+    over = client.get(reverse("play", args=[game.pk])).content.decode()
+    assert "p0 resigned: the game is over." in over
+    assert client.get(reverse("resign_confirm", args=[game.pk])).status_code == 302
+
+
+def test_the_resign_menu_says_what_follows_at_a_bigger_table(
+    variant: Variant, make_user: Any
+) -> None:
+    game, (_ann, _bob, _cy) = table(variant, make_user, people=3)
+    from games.tables.selectors import resign_outcome
+    assert "the AI plays your seat on." in resign_outcome(game, 0)
+    assert "ends at once" not in resign_outcome(game, 0)

@@ -9,12 +9,18 @@ import re
 import pytest
 from django.urls import reverse
 
-from games.core.errors import GameFull, GameNotRunning, NotSeated
-from games.core.selectors import legal_actions_json
+from games.core.errors import GameFull, GameNotOpen, GameNotRunning, NotSeated
+from games.core.selectors import get_game, legal_actions_json
 from games.core.services import submit_action
 from games.models import Game, Move, Variant
 from games.play.page import render_fragments
-from games.tables.services import create_game, join_game, rematch_game
+from games.tables.services import (
+    create_game,
+    decline_rematch,
+    join_game,
+    rematch_game,
+    resign_game,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -54,25 +60,81 @@ def _play_with_ai(game, ann, bob):
 # --- rematch -------------------------------------------------------------------------------
 
 
-def test_rematch_keeps_the_seats_and_waits_for_the_others(finished, ann, bob, eve):
+def test_rematch_rotates_the_seats_and_waits_for_the_others(finished, ann, bob, eve):
     rematch = rematch_game(game=finished, user=bob)
     seats = list(rematch.seats.order_by("index"))
     assert rematch.rematch_of == finished and rematch.status == Game.Status.OPEN
     assert rematch.variant_version == finished.variant_version  # the same rules
     assert rematch.variant_data == finished.variant_data
     assert rematch.created_by == bob
-    assert [s.user for s in seats] == [None, None, bob]  # bob sits where he sat
-    assert seats[1].ai_level == "easy"  # the AI keeps its level
-    assert seats[0].reserved_for == ann  # ann's seat is kept for her
+    # The seats move on by one: (ann, AI, bob) -> (AI, bob, ann), so the next one starts.
+    assert [s.user for s in seats] == [None, bob, None]
+    assert seats[0].ai_level == "easy"  # the AI keeps its level
+    assert seats[2].reserved_for == ann and not seats[2].ai_level  # kept for ann
     # Nobody else may take ann's seat.
     with pytest.raises(GameFull):
         join_game(game=rematch, user=eve)
-    # Ann asks too: she takes her seat and the game starts.
+    # Ann accepts: she takes her seat and the game starts.
     again = rematch_game(game=finished, user=ann)
     assert again.pk == rematch.pk and again.status == Game.Status.RUNNING
-    assert rematch.seats.get(index=0).user == ann
+    assert rematch.seats.get(index=2).user == ann
     # Asking once more leads to the same table.
     assert rematch_game(game=finished, user=ann).pk == rematch.pk
+
+
+def test_a_rematch_after_a_resignation_offers_the_resigner_their_seat(placegame, ann, bob,
+                                                                      on_commit):
+    game = create_game(creator=ann, variant=_place_variant(), seats=[{"type": "human"}] * 2)
+    join_game(game=game, user=bob)
+    resign_game(game=game, user=ann)
+    with on_commit():
+        rematch = rematch_game(game=game, user=bob)
+    seats = list(rematch.seats.order_by("index"))
+    # Never the AI in ann's place: her seat waits for her, and the game with it.
+    assert [(s.user, s.reserved_for, s.ai_level) for s in seats] == [
+        (bob, None, ""), (None, ann, "")]
+    assert rematch.status == Game.Status.OPEN
+    html = render_fragments(get_game(game.pk), ann)
+    assert 'id="rematch-offer"' in html and "bob offers a rematch" in html
+    assert 'id="rematch-decline"' in html
+    assert 'id="spectating"' not in html  # she played it
+    rematch_game(game=game, user=ann)
+    rematch.refresh_from_db()
+    assert rematch.status == Game.Status.RUNNING
+    assert [s.user for s in rematch.seats.order_by("index")] == [bob, ann]
+
+
+def test_a_declined_rematch_is_closed_and_says_so(placegame, ann, bob, eve, client):
+    game = create_game(creator=ann, variant=_place_variant(), seats=[{"type": "human"}] * 2)
+    join_game(game=game, user=bob)
+    resign_game(game=game, user=bob)
+    rematch = rematch_game(game=game, user=ann)
+    with pytest.raises(NotSeated):
+        decline_rematch(game=game, user=eve)
+    client.force_login(bob)
+    response = client.post(reverse("rematch_decline", args=[game.pk]))
+    assert response.status_code == 302 and response.url == reverse("play", args=[game.pk])
+    rematch.refresh_from_db()
+    assert rematch.status == Game.Status.ABORTED
+    assert rematch.result == {"ended_by": "declined", "declined_by": "bob"}
+    assert "bob declined the rematch." in render_fragments(get_game(game.pk), ann)
+    with pytest.raises(GameNotOpen):  # nothing left to decline
+        decline_rematch(game=game, user=bob)
+    # A new offer may follow; it is a new table.
+    assert rematch_game(game=game, user=ann).pk != rematch.pk
+
+
+def test_the_rematch_table_page_offers_the_decline(variant, ann, bob, client):
+    game = create_game(creator=ann, variant=variant, seats=[{"type": "human"}] * 2)
+    join_game(game=game, user=bob)
+    resign_game(game=game, user=bob)
+    rematch = rematch_game(game=game, user=ann)
+    client.force_login(bob)
+    html = client.get(reverse("play", args=[rematch.pk])).content.decode()
+    assert f'action="{reverse("rematch_decline", args=[game.pk])}"' in html
+    decline_rematch(game=game, user=bob)
+    html = client.get(reverse("play", args=[rematch.pk])).content.decode()
+    assert "bob declined the rematch." in html
 
 
 def test_rematch_is_for_the_players_of_a_finished_game(finished, variant, ann, eve):
@@ -99,6 +161,7 @@ def test_the_end_of_a_game_offers_a_rematch_and_the_lobby(client, placegame, ann
         client.post(reverse("lobby_create"), {
             "variant": _place_variant().pk,
             "num_players": 2, "seat_2": "ai-random",
+            "seats_as_listed": "on",  # ann plays seat 0 below
         })
     game = Game.objects.get(game_name="placegame")
     n = 0
@@ -216,6 +279,6 @@ def test_log_numbers_keep_all_their_digits(placegame, ann, bob):
     game.refresh_from_db()
     Move.objects.create(game=game, seq=123, seat=0, action={"type": "mark", "row": 0, "col": 0},
                         key="x", event={"type": "mark", "seat": 0, "cell": [0, 0]})
-    html = render_fragments(game, ann)
+    html = render_fragments(get_game(game.pk), ann)
     assert '<span class="seq">123</span>' in html
     assert "ann marked A1." in html  # the event's text, with the seat's name

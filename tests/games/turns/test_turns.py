@@ -17,7 +17,7 @@ from games.core.selectors import legal_actions_json
 from games.core.services import submit_action
 from games.live import broadcast
 from games.models import Game, Seat, Variant
-from games.tables.services import create_game, join_game, resign_game
+from games.tables.services import create_game, hand_over_seat, join_game
 from games.turns import mails
 from games.turns import receivers as turn_receivers
 from games.turns import unsubscribe as tokens
@@ -254,7 +254,7 @@ def test_who_left_a_game_gets_its_nav_hint_once(table, ann, bob, monkeypatch, on
     monkeypatch.setattr(broadcast, "viewer_changed",
                         lambda ids: sent.append(sorted(set(ids))) or True)
     with on_commit():
-        resign_game(game=table, user=bob)
+        hand_over_seat(game=table, user=bob)  # a 2-seat resignation would end it
     assert sent == [sorted([ann.pk, bob.pk])]
     sent.clear()
     with on_commit():
