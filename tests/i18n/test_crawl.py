@@ -87,7 +87,8 @@ def _two_players(variant: Variant, ann: Any, bob: Any, moves: int | None, *,
                        seats=[{"type": "human"}, {"type": "human"}])
     join_game(game=game, user=bob)
     game.refresh_from_db()
-    return _play(game, {0: ann, 1: bob}, moves)
+    # A rated table draws its seat order when it starts: the people by their seats.
+    return _play(game, {s.index: s.user for s in game.seats.select_related("user")}, moves)
 
 
 def _simulate(variant: Variant, user: Any, capture: Any) -> None:

@@ -17,7 +17,7 @@ def test_the_variant_and_its_version_are_shown_and_exported(client, placegame, a
                        seats=[{"type": "human"}, {"type": "ai", "level": "random"}])
     number = game.variant_version.number
     assert number is not None
-    label = f"{variant.name}, version {number}"
+    label = f"{game.variant_title}, version {number}"  # the display name (issue 21)
     client.force_login(ann)
     play = client.get(reverse("play", args=[game.pk])).content.decode()
     assert f'id="variant-label">{label}<' in play
