@@ -278,8 +278,9 @@ def rewind_moves(
     (``GameNotRunning``, ``StaleVersion``).  The moves are deleted, so the log, the
     replays and the analyses show the game as finally played; the state is the fold of
     the shorter log; the version goes *up* (never back: clients and caches key on it), and
-    ``rewinds`` too (caches of the game's steps key on it).  The seats' clocks are left
-    as they are.  Recorded as a ``Rewind`` under ``key`` and announced as ``undone``.
+    ``rewinds`` too (caches of the game's steps key on it).  Time spent is not given
+    back: the clocks only follow whose turn it is again (``games.tables`` listens to
+    ``undone``).  Recorded as a ``Rewind`` under ``key`` and announced as ``undone``.
     """
     if game.status != Game.Status.RUNNING:
         raise GameNotRunning(version=game.version)

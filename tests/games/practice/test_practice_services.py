@@ -276,3 +276,19 @@ def test_hint_refused_when_not_my_turn_rated_or_with_people(variant, ann, bob,
 
     for g in (game, rated, people):
         assert cache.get(hint_key(g, 0, 0)) is None and cache.get(hint_key(g, 1, 0)) is None
+
+
+def test_undo_during_the_ai_turn_starts_my_clock_again(variant, ann) -> None:
+    """Under a clock, the undo gives the turn back to the player: their clock runs again
+    (it had stopped when they moved), or they could think for ever after an undo."""
+    game = create_game(creator=ann, variant=variant, rated=False,
+                       time_control={"kind": "correspondence", "days": 3},
+                       seats=[{"type": "human"}, {"type": "ai", "level": "random"}])
+    game.refresh_from_db()
+    assert Seat.objects.get(game=game, index=0).deadline is not None
+    submit_action(game=game, user=ann, seat=0, action={"play": 1}, version=0, key="m1")
+    assert Seat.objects.get(game=game, index=0).deadline is None  # the AI's turn
+    undo_last_move(game=game, user=ann, version=1, key="u1")
+    game.refresh_from_db()
+    assert game.to_move == [0]
+    assert Seat.objects.get(game=game, index=0).deadline is not None
