@@ -9,7 +9,13 @@ from typing import Any
 import pytest
 
 import ai
-from games.core.errors import KeyConflict, NotSeated, NotYourTurn, StaleVersion
+from games.core.errors import (
+    GameNotRunning,
+    KeyConflict,
+    NotSeated,
+    NotYourTurn,
+    StaleVersion,
+)
 from games.core.selectors import current_state, replayed_state
 from games.core.services import submit_action
 from games.models import Game, Move, Rewind, Seat, Variant
@@ -292,3 +298,17 @@ def test_undo_during_the_ai_turn_starts_my_clock_again(variant, ann) -> None:
     game.refresh_from_db()
     assert game.to_move == [0]
     assert Seat.objects.get(game=game, index=0).deadline is not None
+
+
+def test_undo_refused_once_the_game_finished(variant, ann, on_commit) -> None:
+    """The last move (the AI's answer) ended the game: nothing can be taken back, and the
+    refusal changes nothing (the result record and the end stay)."""
+    game = practice_game(variant, ann)
+    for key in ("m1", "m2", "m3"):
+        game = play(game, ann, on_commit, {"play": 0}, key)
+    assert game.status == Game.Status.FINISHED
+    before = snapshot(game)
+    with pytest.raises(GameNotRunning) as refused:
+        undo_last_move(game=game, user=ann, version=game.version, key="u1")
+    assert refused.value.status_code == 409 and str(refused.value)
+    assert snapshot(game) == before
