@@ -52,7 +52,9 @@ def current_state(game: Game) -> State | None:
 def replayed_state(game: Game, *, upto: int | None = None) -> State | None:
     """The fold of the first ``upto`` moves (all by default) over the deal.
 
-    Equal to ``current_state`` for ``upto=None`` (tests check it); replays use it.
+    Equal to ``current_state`` for ``upto=None`` (tests check it); replays use it.  The
+    first ``upto`` moves, not those numbered up to ``upto``: move numbers follow the
+    version, which a takeover or an undo moves on without a move.
     """
     if game.status == Game.Status.OPEN or game.started_at is None:
         return None
@@ -60,7 +62,7 @@ def replayed_state(game: Game, *, upto: int | None = None) -> State | None:
     state = engine.new_game(game.variant_data, game.num_players, game.seed)
     moves = game.moves.order_by("seq")
     if upto is not None:
-        moves = moves.filter(seq__lte=upto)
+        moves = moves[:max(0, upto)]
     for move in moves:
         state = engine.apply(state, move.seat, engine.action_from_json(move.action))
     return state

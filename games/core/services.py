@@ -28,6 +28,7 @@ from games.core.errors import (
     StaleVersion,
     VariantUnavailable,
 )
+from games.core.selectors import replayed_state
 from games.core.signals import GameChange, announce, announce_deadline_passed
 from games.engines import IllegalAction, InvalidVariant
 from games.models import Game, Move, Rewind, Seat
@@ -290,9 +291,7 @@ def rewind_moves(
         raise GameServiceError(_("A request key of 1 to 64 characters is required."))
     engine = game.engine
     removed, _by_model = Move.objects.filter(game=game, seq__gte=from_seq).delete()
-    state = engine.new_game(game.variant_data, game.num_players, game.seed)
-    for move in Move.objects.filter(game=game).order_by("seq"):
-        state = engine.apply(state, move.seat, engine.action_from_json(move.action))
+    state = replayed_state(game)  # the fold of what is left
     now = timezone.now()
     fields: dict[str, Any] = {
         "version": version + 1,
