@@ -203,7 +203,7 @@ def test_hint_is_the_search_of_my_seat_three_moves_with_chances(variant, ann, on
     assert sorted(m["action"]["play"] for m in moves) == [0, 1, 2]
     assert all(m["action"] in legal and 0.0 <= m["win"] <= 1.0 for m in moves)
     assert [m["visits"] for m in moves] == sorted((m["visits"] for m in moves), reverse=True)
-    rows = hint_rows(game, found)
+    rows = hint_rows(game, found, 0)
     hand = current_state(game)["hands"][0]
     # In the board's own words: the fake board has no words, the default event text.
     assert [r["text"] for r in rows] == [
