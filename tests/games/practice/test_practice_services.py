@@ -7,8 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 
 import ai
+from games.ai_turns.turn import play_one_ai_turn
 from games.core.errors import (
     GameNotRunning,
     KeyConflict,
@@ -21,7 +23,7 @@ from games.core.services import submit_action
 from games.models import Game, Move, Rewind, Seat, Variant
 from games.practice import hints
 from games.practice.errors import NothingToUndo, NotPractice
-from games.practice.selectors import hint_key, hint_rows, is_practice, stored_hint
+from games.practice.selectors import hint_key, hint_rows, hint_seed, is_practice, stored_hint
 from games.practice.services import request_hint, undo_last_move
 from games.tables.services import create_game, join_game
 
@@ -159,8 +161,6 @@ def test_undo_during_the_ai_turn_takes_its_pending_turn_away(variant, ann) -> No
     undo_last_move(game=game, user=ann, version=1, key="u1")
     game.refresh_from_db()
     assert game.to_move == [0] and game.version == 2 and not game.moves.exists()
-    from games.ai_turns.turn import play_one_ai_turn
-
     assert play_one_ai_turn(game.pk, 1) is False
 
 
@@ -244,7 +244,6 @@ def test_hint_searches_from_the_seat_view_only(variant, ann, fake_engine, clear_
     monkeypatch.setattr(type(fake_engine), "determinize", spy)
     assert hints.compute_hint(game.pk, 0, 0)
     assert seen and set(seen) == {0}
-    from games.practice.selectors import hint_seed
 
     seed = hint_seed(game, 0, 0)
     Game.objects.filter(pk=game.pk).update(seed=game.seed + 1)
@@ -278,7 +277,6 @@ def test_hint_refused_when_not_my_turn_rated_or_with_people(variant, ann, bob,
     join_game(game=people, user=bob)
     with pytest.raises(NotPractice):
         request_hint(game=people.pk, user=ann, version=0)
-    from django.core.cache import cache
 
     for g in (game, rated, people):
         assert cache.get(hint_key(g, 0, 0)) is None and cache.get(hint_key(g, 1, 0)) is None
