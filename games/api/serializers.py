@@ -67,7 +67,9 @@ class GameDocumentOutput(serializers.Serializer):
     my_seat = serializers.IntegerField(allow_null=True)
     view = serializers.JSONField(help_text="engine.observe for your seat (spectator otherwise)")
     legal_actions = serializers.ListField(child=serializers.JSONField())
-    result = serializers.JSONField(allow_null=True, help_text="{scores, winners} once finished")
+    result = serializers.JSONField(
+        allow_null=True, help_text="the engine's {scores, winners} once finished; who won "
+        "(a person who left never does, whatever the AI then scored) is seat_results' won")
     seat_results = SeatResultOutput(
         many=True, help_text="the record of the result, one row per seat, once finished")
     rated = serializers.BooleanField(help_text="whether the result changes ratings")
