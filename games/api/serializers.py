@@ -62,6 +62,9 @@ class GameDocumentOutput(serializers.Serializer):
     variant = serializers.CharField()
     status = serializers.ChoiceField(choices=Game.Status.choices)
     version = serializers.IntegerField()
+    rewinds = serializers.IntegerField(
+        help_text="how many times the move log was cut back (a practice game's undo): when "
+        "it changes, fetch the moves whole rather than since the last one you have")
     seats = SeatOutput(many=True)
     to_move = serializers.ListField(child=serializers.IntegerField())
     my_seat = serializers.IntegerField(allow_null=True)

@@ -141,9 +141,11 @@ def seat_results_json(game: Game) -> list[dict]:
 def game_document(game: Game, user: Any) -> dict:
     """The API document of ``game`` as ``user`` may see it.
 
-    ``{id, game, variant, status, version, seats, to_move, my_seat, view, legal_actions,
-    result, seat_results}`` (``seat_results``: the result record, what counts); ``view``
-    is ``observe`` for the user's seat (spectator view otherwise).
+    ``{id, game, variant, status, version, rewinds, seats, to_move, my_seat, view,
+    legal_actions, result, seat_results}`` (``seat_results``: the result record, what
+    counts; ``rewinds``: how often the log was cut back, a client that follows it with
+    ``since`` fetches it whole when this changes); ``view`` is ``observe`` for the user's
+    seat (spectator view otherwise).
     """
     my_seat = seat_of(game, user)
     running = game.status == Game.Status.RUNNING
@@ -153,6 +155,7 @@ def game_document(game: Game, user: Any) -> dict:
         "variant": game.variant_name,
         "status": game.status,
         "version": game.version,
+        "rewinds": game.rewinds,
         "seats": seats_json(game),
         "to_move": list(game.to_move) if running else [],
         "my_seat": my_seat,

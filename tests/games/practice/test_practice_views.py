@@ -216,6 +216,8 @@ def test_api_hint_and_undo(nh_variants, ann, django_capture_on_commit_callbacks)
     assert undone.status_code == 200, undone.content
     doc = undone.json()
     assert doc["version"] == 2 and doc["to_move"] == [0] and harvest in doc["legal_actions"]
+    # A client that follows the log with ``since`` learns that it was cut: fetch it whole.
+    assert doc["rewinds"] == 1
     again = client.post(f"{base}/undo/", {"version": 1, "key": "u1"}, format="json")
     assert again.status_code == 200 and again.json()["version"] == 2
     nothing = client.post(f"{base}/undo/", {"version": 2, "key": "u2"}, format="json")
