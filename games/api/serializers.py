@@ -62,12 +62,17 @@ class GameDocumentOutput(serializers.Serializer):
     variant = serializers.CharField()
     status = serializers.ChoiceField(choices=Game.Status.choices)
     version = serializers.IntegerField()
+    rewinds = serializers.IntegerField(
+        help_text="how many times the move log was cut back (a practice game's undo): when "
+        "it changes, fetch the moves whole rather than since the last one you have")
     seats = SeatOutput(many=True)
     to_move = serializers.ListField(child=serializers.IntegerField())
     my_seat = serializers.IntegerField(allow_null=True)
     view = serializers.JSONField(help_text="engine.observe for your seat (spectator otherwise)")
     legal_actions = serializers.ListField(child=serializers.JSONField())
-    result = serializers.JSONField(allow_null=True, help_text="{scores, winners} once finished")
+    result = serializers.JSONField(
+        allow_null=True, help_text="the engine's {scores, winners} once finished; who won "
+        "(a person who left never does, whatever the AI then scored) is seat_results' won")
     seat_results = SeatResultOutput(
         many=True, help_text="the record of the result, one row per seat, once finished")
     rated = serializers.BooleanField(help_text="whether the result changes ratings")

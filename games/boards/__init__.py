@@ -81,7 +81,8 @@ class Scene:
     ``interactive`` is False for replays: the board then offers no picks and no forms.
     ``winners`` are the seats that won by the game's result record once it is over (a
     seat someone left never wins, whatever the AI then scored there): a board marks
-    these, not the view's; ``None`` (a game still running, a replay) keeps the view's.
+    these, not the view's; ``None`` (a game still running, a replay's earlier steps)
+    keeps the view's.
     """
 
     view: dict

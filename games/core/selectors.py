@@ -53,7 +53,9 @@ def current_state(game: Game) -> State | None:
 def replayed_state(game: Game, *, upto: int | None = None) -> State | None:
     """The fold of the first ``upto`` moves (all by default) over the deal.
 
-    Equal to ``current_state`` for ``upto=None`` (tests check it); replays use it.
+    Equal to ``current_state`` for ``upto=None`` (tests check it); replays use it.  The
+    first ``upto`` moves, not those numbered up to ``upto``: move numbers follow the
+    version, which a takeover or an undo moves on without a move.
     """
     if game.status == Game.Status.OPEN or game.started_at is None:
         return None
@@ -61,7 +63,7 @@ def replayed_state(game: Game, *, upto: int | None = None) -> State | None:
     state = engine.new_game(game.variant_data, game.num_players, game.seed)
     moves = game.moves.order_by("seq")
     if upto is not None:
-        moves = moves.filter(seq__lte=upto)
+        moves = moves[:max(0, upto)]
     for move in moves:
         state = engine.apply(state, move.seat, engine.action_from_json(move.action))
     return state
@@ -151,9 +153,11 @@ def seat_results_json(game: Game) -> list[dict]:
 def game_document(game: Game, user: Any) -> dict:
     """The API document of ``game`` as ``user`` may see it.
 
-    ``{id, game, variant, status, version, seats, to_move, my_seat, view, legal_actions,
-    result, seat_results}`` (``seat_results``: the result record, what counts); ``view``
-    is ``observe`` for the user's seat (spectator view otherwise).
+    ``{id, game, variant, status, version, rewinds, seats, to_move, my_seat, view,
+    legal_actions, result, seat_results}`` (``seat_results``: the result record, what
+    counts; ``rewinds``: how often the log was cut back, a client that follows it with
+    ``since`` fetches it whole when this changes); ``view`` is ``observe`` for the user's
+    seat (spectator view otherwise).
     """
     my_seat = seat_of(game, user)
     running = game.status == Game.Status.RUNNING
@@ -163,6 +167,7 @@ def game_document(game: Game, user: Any) -> dict:
         "variant": game.variant_name,
         "status": game.status,
         "version": game.version,
+        "rewinds": game.rewinds,
         "seats": seats_json(game),
         "to_move": list(game.to_move) if running else [],
         "my_seat": my_seat,

@@ -29,6 +29,7 @@ from games.core.errors import (
     StaleVersion,
     VariantUnavailable,
 )
+from games.core.selectors import replayed_state
 from games.core.signals import GameChange, announce, announce_deadline_passed
 from games.engines import IllegalAction, InvalidVariant
 from games.models import Game, Move, Rewind, Seat
@@ -311,8 +312,9 @@ def rewind_moves(
     (``GameNotRunning``, ``StaleVersion``).  The moves are deleted, so the log, the
     replays and the analyses show the game as finally played; the state is the fold of
     the shorter log; the version goes *up* (never back: clients and caches key on it), and
-    ``rewinds`` too (caches of the game's steps key on it).  The seats' clocks are left
-    as they are.  Recorded as a ``Rewind`` under ``key`` and announced as ``undone``.
+    ``rewinds`` too (caches of the game's steps key on it).  Time spent is not given
+    back: the clocks only follow whose turn it is again (``games.tables`` listens to
+    ``undone``).  Recorded as a ``Rewind`` under ``key`` and announced as ``undone``.
     """
     if game.status != Game.Status.RUNNING:
         raise GameNotRunning(version=game.version)
@@ -322,9 +324,7 @@ def rewind_moves(
         raise GameServiceError(_("A request key of 1 to 64 characters is required."))
     engine = game.engine
     removed, _by_model = Move.objects.filter(game=game, seq__gte=from_seq).delete()
-    state = engine.new_game(game.variant_data, game.num_players, game.seed)
-    for move in Move.objects.filter(game=game).order_by("seq"):
-        state = engine.apply(state, move.seat, engine.action_from_json(move.action))
+    state = replayed_state(game)  # the fold of what is left
     now = timezone.now()
     fields: dict[str, Any] = {
         "version": version + 1,

@@ -30,10 +30,12 @@ class LessonStep:
 
     @property
     def count(self) -> int:
+        """How many steps the lesson has."""
         return len(self.lesson.steps)
 
     @property
     def last(self) -> bool:
+        """Whether this is the lesson's last step."""
         return self.number >= self.count
 
 

@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from common.api.base import ClientAddressThrottle, ErrorOutput
 from games.api.base import ERRORS, GameApi
 from games.api.serializers import GameDocumentOutput
+from games.core.selectors import seat_of
 from games.practice.selectors import hint_rows
 from games.practice.services import request_hint, undo_last_move
 
@@ -61,7 +62,7 @@ class GameHintApi(GameApi):
         found = request_hint(game=game, user=request.user, version=version)
         done = found.get("status") == "done"
         moves = [{"action": row["action"], "text": row["text"], "win": row["win"]}
-                 for row in hint_rows(game, found)] if done else []
+                 for row in hint_rows(game, found, seat_of(game, request.user))] if done else []
         body = {"version": version, "status": found.get("status", "pending"), "moves": moves}
         return Response(body, status=status.HTTP_200_OK if done else status.HTTP_202_ACCEPTED)
 

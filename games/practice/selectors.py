@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import random
 import uuid
 from typing import Any
 
@@ -23,6 +24,8 @@ logger = logging.getLogger(__name__)
 
 #: How many moves a hint shows.
 HINT_MOVES = 3
+#: Worlds of the seat's information set a hinted move is described in (``seen_event``).
+SEEN_WORLDS = 4
 
 
 def is_practice(game: Game, seats: list[Seat] | None = None, *, seat: int | None) -> bool:
@@ -67,13 +70,33 @@ def canonical(action: Any) -> str:
     return json.dumps(action, separators=(",", ":"), sort_keys=True)
 
 
-def hint_rows(game: Game, found: dict) -> list[dict]:
+def seen_event(engine: Any, state: Any, seat: int, action: Any, *, seed: int) -> Any:
+    """The event of ``action`` (not played yet) as ``seat`` can foresee it.
+
+    An event tells what a move did, its outcome included (the card a draw brought up):
+    described in the true state, a move not yet played would tell what is hidden.  So it
+    is described in :data:`SEEN_WORLDS` worlds ``seat`` cannot tell from the true one
+    (``engine.determinize``), never in the true state, and a field on which they disagree
+    -- what the move would reveal -- is left out (``None``).
+    """
+    rng = random.Random(seed)
+    events = [engine.describe_action(engine.determinize(state, seat, rng), action)
+              for _world in range(SEEN_WORLDS)]
+    first = events[0]
+    if not isinstance(first, dict):
+        return first if all(e == first for e in events) else {}
+    return {key: value if all(isinstance(e, dict) and e.get(key) == value for e in events)
+            else None for key, value in first.items()}
+
+
+def hint_rows(game: Game, found: dict, seat: int) -> list[dict]:
     """The hint's moves in the board's own words: ``[{text, win, percent, action,
     action_json}]``.
 
-    Each is the board's log line of the move's event (``engine.describe_action``), as
-    the log will show it once played; ``action_json`` is the text of the action the
-    board's buttons carry (``data-action``).
+    Each is the board's log line of the move's event as ``seat`` (whose hint it is) can
+    foresee it
+    (:func:`seen_event`: what it would reveal left out); ``action_json`` is the text of
+    the action the board's buttons carry (``data-action``).
     """
     engine = game.engine
     state = current_state(game)
@@ -83,7 +106,9 @@ def hint_rows(game: Game, found: dict) -> list[dict]:
     rows = []
     for move in found.get("moves") or []:
         try:
-            event = engine.describe_action(state, engine.action_from_json(move["action"]))
+            action = engine.action_from_json(move["action"])
+            event = seen_event(engine, state, seat, action,
+                               seed=hint_seed(game, game.version, seat))
         except Exception:  # not a move of this state (should not happen: keyed by version)
             continue
         if not isinstance(event, dict):
@@ -109,7 +134,7 @@ def hint_panel(game: Game, seat: int, *, version: int, error: str = "") -> dict:
     status = (found or {}).get("status", "")
     return {
         "hint_status": status,
-        "hint_rows": hint_rows(game, found) if status == "done" else [],
+        "hint_rows": hint_rows(game, found, seat) if status == "done" else [],
         "hint_url": reverse("practice_hint", args=[game.pk]),
         "hint_version": version,
         "hint_error": error,

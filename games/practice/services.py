@@ -56,7 +56,8 @@ def undo_last_move(*, game: Game | int, user: Any, version: int, key: str) -> Ga
     another: ``KeyConflict``), the game runs (``GameNotRunning``), ``version`` is current
     (``StaleVersion``), there is a move to take back (``NothingToUndo``).  The log is cut
     and the game refolded (``games.core.services.rewind_moves``): the version goes up and
-    every viewer's page shows the position again.  Clocks are left alone.
+    every viewer's page shows the position again.  Time spent is not given
+    back; the player's clock runs again if it had stopped.
     """
     game = locked_game(game)
     seats = list(game.seats.all())

@@ -47,11 +47,6 @@ def leaderboard(*, game: str, limit: int = LEADERBOARD_SIZE) -> list[Leaderboard
     ]
 
 
-def rating_history(user: Any, *, game: str | None = None) -> list[SeatResult]:
-    """``user``'s rated results (rating before and after), oldest first."""
-    return results.rating_history(user, game=game)
-
-
 @dataclass
 class GameStats:
     """One player's record in one game: every finished game, rated or not."""

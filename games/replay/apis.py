@@ -62,7 +62,9 @@ class ExportOutput(serializers.Serializer):
     seed = serializers.IntegerField(allow_null=True, help_text="finished games only; null before")
     actions = ExportActionOutput(many=True)
     status = serializers.ChoiceField(choices=Game.Status.choices)
-    result = serializers.JSONField(allow_null=True, help_text="{scores, winners} once finished")
+    result = serializers.JSONField(
+        allow_null=True, help_text="the engine's {scores, winners} once finished (who won by "
+        "the result record, a leaver never: the game document's seat_results)")
 
 
 

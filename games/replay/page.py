@@ -37,6 +37,7 @@ from games.core.selectors import (
     seats_of,
     variant_label,
 )
+from games.models import Game
 from games.replay.selectors import (
     Perspective,
     ReplayStep,
@@ -45,6 +46,7 @@ from games.replay.selectors import (
     cache_set_many,
 )
 from games.replay.signals import replay_shown
+from games.results.selectors import results_of_game
 
 #: The template of the replay page; its partials wrap the board's.
 REPLAY_TEMPLATE = "games/replay.html"
@@ -163,8 +165,13 @@ def replay_context(replay: ReplayStep, viewer: Any, *, csrf_token: str = "",
     if board is not None:
         parts = board.parts(log=f"{REPLAY_TEMPLATE}#events")
         players = players_of(game, perspective.seat)
+        # The end of a finished game: who won is the result record's (games.results), as
+        # on the play page -- a seat someone left never wins, whatever the AI then scored.
+        winners = (tuple(r.seat for r in results_of_game(game) if r.won)
+                   if game.status == Game.Status.FINISHED and step == steps else None)
         scene = Scene(view=replay.view, rules=rules, seat=perspective.seat, players=players,
-                      legal=(), selection={}, version=step, interactive=False)
+                      legal=(), selection={}, version=step, interactive=False,
+                      winners=winners)
         presented = board.present(scene)
         if perspective.revealed and board.revealed:
             revealed = board.present_revealed(scene)

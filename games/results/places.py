@@ -31,6 +31,7 @@ class SeatEnd:
 
     @property
     def stayed(self) -> bool:
+        """Whether the seat was still played at the end by whoever sat there first."""
         return self.left_at is None
 
 

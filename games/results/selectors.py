@@ -54,14 +54,6 @@ def results_of_user(user: Any, *, game: str | None = None, limit: int | None = N
     return list(rows[:limit] if limit is not None else rows)
 
 
-def rating_history(user: Any, *, game: str | None = None) -> list[SeatResult]:
-    """``user``'s rated rows (rating before and after), oldest first."""
-    rows = SeatResult.objects.filter(user=user, rating_after__isnull=False)
-    if game is not None:
-        rows = rows.filter(game_name=game)
-    return list(rows.order_by("finished_at", "pk"))
-
-
 @dataclass
 class GameRecord:
     """One player's record in one game, from their rows."""

@@ -86,6 +86,7 @@ class QuickPlayForm(forms.Form):
                           for name in self.fields})
 
     def clean(self) -> dict:
+        """The choices, the player count refused when the chosen game is not played by it."""
         data = super().clean()
         game = self.games.get(data.get("game", ""))
         count = data.get("num_players")
@@ -96,9 +97,11 @@ class QuickPlayForm(forms.Form):
         return data
 
     def chosen_variant(self) -> Any:
+        """The chosen game's quick variant (its standard one, else its first)."""
         return self.games[self.cleaned_data["game"]]["variants"][0]["variant"]
 
     def seats(self) -> list[dict]:
+        """The seats as ``create_game`` takes them: the person first, the chosen AI after."""
         level = self.cleaned_data["level"]
         return [{"type": "human"}] + [
             {"type": "ai", "level": level} for _seat in range(1, self.cleaned_data["num_players"])
@@ -195,6 +198,7 @@ class CreateTableForm(forms.Form):
         return count if count in counts else min(counts)
 
     def clock_kind(self) -> str:
+        """The chosen kind of clock (none while the choice is not one)."""
         kind = self["clock"].value() or Game.Clock.NONE
         return kind if kind in CLOCK_FIELDS else Game.Clock.NONE
 

@@ -13,8 +13,9 @@ from games.models import Game, Seat
 from games.tables import clocks
 from games.tables.services import apply_timeouts
 
-#: The changes after which the seats to move have their clocks started (or stopped).
-CLOCKED = ("started", "moved")
+#: The changes after which the seats to move have their clocks started (or stopped): an
+#: undo too, which gives the turn back to a player whose clock had stopped.
+CLOCKED = ("started", "moved", "undone")
 
 
 @receiver(game_changed, dispatch_uid="tables.run_clocks")

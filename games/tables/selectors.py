@@ -21,7 +21,7 @@ from games.core.selectors import game_label, game_title, rule_data, seat_of, sea
 from games.data_texts import data_gettext, variant_title
 from games.engines import EngineError, engine_names, get_engine
 from games.models import Game, Seat, SeatResult, Variant
-from games.results.selectors import results_of_game, with_results
+from games.results.selectors import result_of, results_of_game, with_results
 from games.variants.selectors import active_variants
 
 
@@ -208,8 +208,7 @@ def summarize_game(game: Game, viewer: Any = None, *, subject: Any = None) -> di
             turn_label = _("%(names)s to move") % {"names": names}
     result_label = ""
     if game.status == Game.Status.FINISHED and record:
-        mine = next((r for r in record.values()
-                     if subject_id is not None and r.user_id == subject_id), None)
+        mine = result_of(game, subject)
         result_label = result_text(mine, shared=len(winners) > 1) if mine else (
             ", ".join(players[i]["name"] for i in winners if i < len(players))
             or _("no winner"))

@@ -58,3 +58,22 @@ def test_rewind_refused_or_raced_changes_nothing(table, ann, bob) -> None:
         rewind_moves(game=locked_game(game), seats=seats, seat=0, from_seq=3, version=3,
                      key="r")
     assert moves_of(game) == before[0]
+
+
+def test_after_a_rewind_step_k_is_still_the_first_k_moves(table, ann, bob) -> None:
+    """Moves made after a rewind are numbered on from the version (a gap in ``seq``):
+    ``replayed_state(upto=K)`` (the analysis page's step K) folds the first K moves."""
+    game = three_moves(table, ann, bob)
+    locked = locked_game(game)
+    rewind_moves(game=locked, seats=list(locked.seats.all()), seat=1, from_seq=2, version=3,
+                 key="r")
+    for version, (user, seat) in enumerate([(bob, 1), (ann, 0)], start=4):
+        submit_action(game=game, user=user, seat=seat, action={"play": 1}, version=version,
+                      key=f"after{version}")
+    game.refresh_from_db()
+    assert [seq for seq, _action in moves_of(game)] == [1, 5, 6]  # a gap
+    engine = game.engine
+    state = engine.new_game(game.variant_data, game.num_players, game.seed)
+    for k, move in enumerate(Move.objects.filter(game=game).order_by("seq"), start=1):
+        state = engine.apply(state, move.seat, engine.action_from_json(move.action))
+        assert replayed_state(game, upto=k) == state, k

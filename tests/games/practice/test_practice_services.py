@@ -7,15 +7,23 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 
 import ai
-from games.core.errors import KeyConflict, NotSeated, NotYourTurn, StaleVersion
+from games.ai_turns.turn import play_one_ai_turn
+from games.core.errors import (
+    GameNotRunning,
+    KeyConflict,
+    NotSeated,
+    NotYourTurn,
+    StaleVersion,
+)
 from games.core.selectors import current_state, replayed_state
 from games.core.services import submit_action
 from games.models import Game, Move, Rewind, Seat, Variant
 from games.practice import hints
 from games.practice.errors import NothingToUndo, NotPractice
-from games.practice.selectors import hint_key, hint_rows, is_practice, stored_hint
+from games.practice.selectors import hint_key, hint_rows, hint_seed, is_practice, stored_hint
 from games.practice.services import request_hint, undo_last_move
 from games.tables.services import create_game, join_game
 
@@ -153,8 +161,6 @@ def test_undo_during_the_ai_turn_takes_its_pending_turn_away(variant, ann) -> No
     undo_last_move(game=game, user=ann, version=1, key="u1")
     game.refresh_from_db()
     assert game.to_move == [0] and game.version == 2 and not game.moves.exists()
-    from games.ai_turns.turn import play_one_ai_turn
-
     assert play_one_ai_turn(game.pk, 1) is False
 
 
@@ -197,7 +203,7 @@ def test_hint_is_the_search_of_my_seat_three_moves_with_chances(variant, ann, on
     assert sorted(m["action"]["play"] for m in moves) == [0, 1, 2]
     assert all(m["action"] in legal and 0.0 <= m["win"] <= 1.0 for m in moves)
     assert [m["visits"] for m in moves] == sorted((m["visits"] for m in moves), reverse=True)
-    rows = hint_rows(game, found)
+    rows = hint_rows(game, found, 0)
     hand = current_state(game)["hands"][0]
     # In the board's own words: the fake board has no words, the default event text.
     assert [r["text"] for r in rows] == [
@@ -238,7 +244,6 @@ def test_hint_searches_from_the_seat_view_only(variant, ann, fake_engine, clear_
     monkeypatch.setattr(type(fake_engine), "determinize", spy)
     assert hints.compute_hint(game.pk, 0, 0)
     assert seen and set(seen) == {0}
-    from games.practice.selectors import hint_seed
 
     seed = hint_seed(game, 0, 0)
     Game.objects.filter(pk=game.pk).update(seed=game.seed + 1)
@@ -272,7 +277,36 @@ def test_hint_refused_when_not_my_turn_rated_or_with_people(variant, ann, bob,
     join_game(game=people, user=bob)
     with pytest.raises(NotPractice):
         request_hint(game=people.pk, user=ann, version=0)
-    from django.core.cache import cache
 
     for g in (game, rated, people):
         assert cache.get(hint_key(g, 0, 0)) is None and cache.get(hint_key(g, 1, 0)) is None
+
+
+def test_undo_during_the_ai_turn_starts_my_clock_again(variant, ann) -> None:
+    """Under a clock, the undo gives the turn back to the player: their clock runs again
+    (it had stopped when they moved), or they could think for ever after an undo."""
+    game = create_game(creator=ann, variant=variant, rated=False,
+                       time_control={"kind": "correspondence", "days": 3},
+                       seats=[{"type": "human"}, {"type": "ai", "level": "random"}])
+    game.refresh_from_db()
+    assert Seat.objects.get(game=game, index=0).deadline is not None
+    submit_action(game=game, user=ann, seat=0, action={"play": 1}, version=0, key="m1")
+    assert Seat.objects.get(game=game, index=0).deadline is None  # the AI's turn
+    undo_last_move(game=game, user=ann, version=1, key="u1")
+    game.refresh_from_db()
+    assert game.to_move == [0]
+    assert Seat.objects.get(game=game, index=0).deadline is not None
+
+
+def test_undo_refused_once_the_game_finished(variant, ann, on_commit) -> None:
+    """The last move (the AI's answer) ended the game: nothing can be taken back, and the
+    refusal changes nothing (the result record and the end stay)."""
+    game = practice_game(variant, ann)
+    for key in ("m1", "m2", "m3"):
+        game = play(game, ann, on_commit, {"play": 0}, key)
+    assert game.status == Game.Status.FINISHED
+    before = snapshot(game)
+    with pytest.raises(GameNotRunning) as refused:
+        undo_last_move(game=game, user=ann, version=game.version, key="u1")
+    assert refused.value.status_code == 409 and str(refused.value)
+    assert snapshot(game) == before

@@ -17,9 +17,11 @@ from rest_framework.test import APIClient
 
 from games.ai_turns.turn import play_one_ai_turn
 from games.core.selectors import legal_actions_json
-from games.models import Game, Move, Rewind
+from games.models import Game, Move, Rewind, Variant
+from games.practice import hints, tasks
 from games.practice.selectors import hint_key
 from games.tables.services import create_game, join_game
+from games.variants.services import load_default_variants
 
 pytestmark = pytest.mark.django_db
 
@@ -214,6 +216,8 @@ def test_api_hint_and_undo(nh_variants, ann, django_capture_on_commit_callbacks)
     assert undone.status_code == 200, undone.content
     doc = undone.json()
     assert doc["version"] == 2 and doc["to_move"] == [0] and harvest in doc["legal_actions"]
+    # A client that follows the log with ``since`` learns that it was cut: fetch it whole.
+    assert doc["rewinds"] == 1
     again = client.post(f"{base}/undo/", {"version": 1, "key": "u1"}, format="json")
     assert again.status_code == 200 and again.json()["version"] == 2
     nothing = client.post(f"{base}/undo/", {"version": 2, "key": "u2"}, format="json")
@@ -235,7 +239,6 @@ def test_the_panel_polls_until_the_worker_has_searched(client, nh_variants, ann,
                                                         ) -> None:
     """With a real worker the first answer is "searching" and the panel asks again; the
     search is queued once however often it asks; the answer comes once it is stored."""
-    from games.practice import hints, tasks
 
     queued = []
     monkeypatch.setattr(tasks, "enqueue_hint", lambda *args: queued.append(args) or True)
@@ -257,8 +260,6 @@ def test_nouvelle_france_hint_and_undo(nh_variants, ann,
                                        django_capture_on_commit_callbacks) -> None:
     """The other game: its best moves (at most three: as many as are legal) in its board's
     words, and undo back to the deal."""
-    from games.models import Variant
-    from games.variants.services import load_default_variants
 
     load_default_variants(games=["nouvellefrance"])
     variant = Variant.objects.filter(game="nouvellefrance").order_by("pk").first()

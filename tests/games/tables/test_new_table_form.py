@@ -10,7 +10,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from games.models import Game
+from games.models import Game, Variant
+from games.tables import forms
 from games.variants.services import load_default_variants
 
 pytestmark = pytest.mark.django_db
@@ -19,8 +20,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def variants(db):
     load_default_variants(games=["newhaven", "nouvellefrance"])
-    from games.models import Variant
-
     return {(v.game, v.name): v for v in Variant.objects.all()}
 
 
@@ -98,8 +97,6 @@ def test_the_departure_rules_are_whole_sentences(client, variants, ann):
 def test_the_player_counts_are_the_chosen_variants(client, variants, ann, monkeypatch):
     """Only the chosen variant's player counts are offered (each variant radio says its
     own for the script); a count it has not falls back to its smallest."""
-    from games.tables import forms
-
     real = forms.browser_games
 
     def side_b_for_two() -> list[dict]:
