@@ -179,7 +179,7 @@ def test_an_invalid_variant_is_refused_before_any_game(game: str) -> None:
         return simulate.random_bot(engine_, state, seat, seed)
 
     broken = engine.default_variants()["standard"]
-    broken.pop(next(iter(k for k in broken if k not in ("name", "description"))))
+    broken.pop(next(iter(k for k in broken if k not in ("name", "title", "description"))))
     with pytest.raises(InvalidVariant):
         run(game, variant=broken, players=engine.min_players, games=3, bots=[bot])
     with pytest.raises(ValueError, match="unknown variant 'nope'"):
