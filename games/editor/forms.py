@@ -3,7 +3,8 @@
 ``VariantEditor(game).render(data)`` gives the field tree to draw;
 ``VariantEditor(game).read(post)`` reads a submission back (with any ``op`` applied) and
 ``check`` runs the schema and ``validate_variant`` over it, giving field-level errors by
-data path.  Nothing here writes: the views save through ``games.editor.services``.
+data path in the reader's language (``games.editor.problems``).  Nothing here writes: the
+views save through ``games.editor.services``.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from common.jsonpaths import PathKey, group_problems
+from common.jsonpaths import PathKey
+from games.editor.problems import problem_line, problems_by_path
 from games.editor.schemaform import (
     FieldError,
     Node,
@@ -61,6 +63,18 @@ class VariantEditor:
             context={"game": self.game, "engine": self.engine, "data": data},
         )
 
+    def path_title(self, path: Any) -> str:
+        """A field path by the schema's translated titles ("Village › Row values › 1")."""
+        return self.form(None).path_title(path)
+
+    def errors_of(self, problems: list[Any]) -> dict[PathKey, list[str]]:
+        """The engine's problems as messages in the reader's language, by field path."""
+        return problems_by_path(problems, self.path_title)
+
+    def lines_of(self, problems: list[Any]) -> list[str]:
+        """The engine's problems as lines ("Village › Rows: …") in the reader's language."""
+        return [problem_line(p, self.path_title) for p in problems]
+
     def render(self, data: Any, errors: dict[PathKey, list[str]] | None = None,
                ) -> tuple[Node, list[FieldError]]:
         """The field tree of ``data`` with ``errors`` on their fields."""
@@ -71,7 +85,7 @@ class VariantEditor:
             except Exception:
                 form.context["rule_data"] = None
         root = form.build(data)
-        placed = attach_errors(root, errors or {})
+        placed = attach_errors(root, errors or {}, title=form.path_title)
         return root, placed
 
     def read(self, post: Any) -> Any:
@@ -90,7 +104,7 @@ class VariantEditor:
         data = to_json(tree)
         if isinstance(data, dict) and "name" in self.hidden:
             data = {"name": self.name, **data}
-        problems = group_problems(problems_of(self.engine, data))
+        problems = self.errors_of(problems_of(self.engine, data))
         errors = merge_errors(getattr(self, "_parse_errors", {}), problems)
         return Checked(tree, data, errors)
 

@@ -707,18 +707,22 @@ def has_invalid(data: Any) -> bool:
 
 @dataclass(frozen=True)
 class FieldError:
-    """One message, the path it names and the slot of the field that shows it."""
+    """One message, the path it names (``village.rows``; ``title``: the same by the
+    schema's translated titles, "Village › Rows") and the slot of the field that shows it."""
 
     slot: str
     path: str
     message: str
+    title: str = ""
 
 
-def attach_errors(root: Node, errors: Mapping[PathKey, list[str]]) -> list[FieldError]:
+def attach_errors(root: Node, errors: Mapping[PathKey, list[str]],
+                  title: Callable[[PathKey], str] | None = None) -> list[FieldError]:
     """Put each message on the deepest drawn field whose path starts its path.
 
     A message for a field the form does not draw (a removed item, a hidden property)
     lands on the nearest ancestor, at worst on the form itself: nothing is dropped.
+    ``title`` names each path for the summary (``SchemaForm.path_title``).
     """
     index: dict[PathKey, Node] = {node.key: node for node in root.walk()}
     placed: list[FieldError] = []
@@ -732,8 +736,17 @@ def attach_errors(root: Node, errors: Mapping[PathKey, list[str]]) -> list[Field
         for message in messages:
             if message not in target.errors:
                 target.errors.append(message)
-            placed.append(FieldError(target.slot, format_path(key) if key else "", message))
+            placed.append(FieldError(target.slot, format_path(key) if key else "", message,
+                                     _key_title(key, title)))
     return placed
+
+
+def _key_title(key: PathKey, title: Callable[[PathKey], str] | None) -> str:
+    """A path key by its titles (``path_title`` reads each step against its schema, so
+    the ``"0"`` of a list is its item 1)."""
+    if not key:
+        return ""
+    return format_path(key) if title is None else title(key)
 
 
 def merge_errors(parse_errors: Mapping[PathKey, list[str]],

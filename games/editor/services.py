@@ -189,7 +189,7 @@ def publish_draft(*, variant: Variant, user: Any, note: str = "") -> VariantVers
         raise NoDraft()
     problems = problems_of(engine_of(variant.game), draft.data)
     if problems:
-        raise VariantDataInvalid(problems)
+        raise VariantDataInvalid(problems, game=variant.game)
     blocker = publish_blocker(draft)
     if blocker:
         raise SimulationRequired(blocker)

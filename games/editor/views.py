@@ -29,6 +29,7 @@ from games.core.errors import GameServiceError
 from games.editor import selectors, services
 from games.editor.forms import CloneForm, ImportForm, NewVariantForm, SimulationForm, VariantEditor
 from games.editor.presenters import change_summary, diff_rows, report_sections, reproduce_command
+from games.editor.problems import problem_line
 from games.editor.simulation import player_counts
 from games.editor.widgets import figure_label
 from games.engines import engine_names, get_engine
@@ -73,7 +74,22 @@ def _games() -> list[tuple[str, str]]:
 
 
 def _refuse(request: HttpRequest, exc: GameServiceError) -> None:
+    if isinstance(exc, variants.VariantDataInvalid) and exc.problems:
+        messages.error(request, "; ".join(_problem_lines(exc)))
+        return
     messages.error(request, str(exc))
+
+
+def _problem_lines(exc: Any) -> list[str]:
+    """A ``VariantDataInvalid``'s problems in the reader's language (fields by title when
+    the game is known)."""
+    game = getattr(exc, "game", None)
+    if game:
+        try:
+            return VariantEditor(game).lines_of(exc.problems)
+        except GameServiceError:
+            pass
+    return [problem_line(p) for p in exc.problems]
 
 
 # --- index, new, import --------------------------------------------------------------------------
@@ -148,8 +164,8 @@ def import_view(request: HttpRequest) -> HttpResponse:
                     game=form.cleaned_data.get("game") or None,
                     name=form.cleaned_data.get("name") or None)
             except variants.VariantDataInvalid as exc:
-                for problem in exc.problems:
-                    form.add_error(None, problem)
+                for line in _problem_lines(exc):
+                    form.add_error(None, line)
             except GameServiceError as exc:
                 form.add_error(None, str(exc))
             else:
@@ -169,11 +185,12 @@ def variant_detail(request: HttpRequest, variant_id: int) -> HttpResponse:
     """Versions, status, history and the actions on a variant."""
     variant = _variant(variant_id)
     versions = selectors.versions_of(variant)
+    editor = VariantEditor(variant.game, name=variant.name)
     for version in versions:
-        version.problems = selectors.version_problems(version)
+        version.problems = editor.lines_of(selectors.version_problems(version))
         version.note_text = variants.note_text(version.note)
     history = selectors.variant_history(variant)
-    title = VariantEditor(variant.game, name=variant.name).form(None).path_title
+    title = editor.form(None).path_title
     for entry in history:
         entry.lines = change_summary(entry.changes, title=title)
         entry.note_text = variants.note_text(entry.note)
@@ -198,7 +215,7 @@ def version_detail(request: HttpRequest, variant_id: int, number: int) -> HttpRe
     return TemplateResponse(request, "editor/version.html", {
         "variant": variant, "title": _title(variant.game), "version": version, "root": root,
         "readonly": True, "games": selectors.games_on(version),
-        "problems": selectors.version_problems(version),
+        "problems": editor.lines_of(selectors.version_problems(version)),
         "sections": report_sections(sim.report if sim else None, None,
                                     partial(figure_label, variant.game)), "sim": sim,
         "is_current": variant_selectors.current_version(variant) == version,
@@ -380,7 +397,7 @@ def draft(request: HttpRequest, variant_id: int) -> HttpResponse:
             draft = services.save_draft(variant=variant, data=checked.data, user=request.user,
                                         note=request.POST.get("note", "").strip()[:500])
         except variants.VariantDataInvalid as exc:
-            checked.errors = exc.by_path
+            checked.errors = editor.errors_of(exc.problems)
         else:
             messages.success(request, _("Draft saved."))
             return redirect("editor:draft", variant_id=variant.pk)

@@ -128,7 +128,12 @@ class Engine(Protocol):
         """The JSON Schema of this engine's variant data."""
 
     def validate_variant(self, variant: dict) -> list[str]:
-        """Human-readable problems, each naming the field; ``[]`` when playable."""
+        """Human-readable problems, each naming the field; ``[]`` when playable.
+
+        Plain English lines (``"village.rows: must be ..."``), or better
+        ``games.engines.problems.Problem``s: the same lines carrying path, template and
+        parameters, which the rules editor shows in the reader's language (an engine that
+        has them also offers ``problem_templates()``, its templates for the catalogues)."""
 
     def rule_data(self, variant: dict) -> dict:
         """The rule data of a valid variant (see "Rule data" above); ``InvalidVariant``."""

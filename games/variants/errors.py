@@ -10,14 +10,16 @@ from games.core.errors import GameServiceError
 
 class VariantDataInvalid(GameServiceError):
     """Variant data the schema or the engine refuses; ``errors`` maps field paths to
-    messages and the message names every field."""
+    messages and the message names every field (in English: the engines' problems, which
+    the rules editor shows translated, ``games.editor.problems``); ``game`` when known."""
 
     status_code = 422
     code = "invalid_variant"
     default_message = _("The variant data has problems.")
 
-    def __init__(self, problems: list[str]) -> None:
+    def __init__(self, problems: list[str], *, game: str | None = None) -> None:
         self.problems = list(problems)
+        self.game = game
         self.by_path: dict[PathKey, list[str]] = group_problems(self.problems)
         #: Messages by the field path as the engine wrote it (``steps[1]``).
         self.errors: dict[str, list[str]] = {}

@@ -110,7 +110,7 @@ def checked_data(*, game: str, data: Any, name: str) -> dict:
         data["name"] = name
     problems = problems_of(engine, data)
     if problems:
-        raise VariantDataInvalid(problems)
+        raise VariantDataInvalid(problems, game=game)
     return data
 
 

@@ -3,7 +3,8 @@ Italian, has no English left (issue 21).
 
 The crawl builds a small world through the services (both games, running and finished,
 a game against the AI, an analysed game, a variant with an edit history, a finished
-simulation, an open table), renders every page once in English and once in each language
+simulation, an open table, drafts sent back with errors of the schema and of the engine's
+checks), renders every page once in English and once in each language
 (Django's test client, the language cookie the switcher sets) and fails on any visible text
 the two share, unless nothing is left of it once names (users, game titles), numbers and
 punctuation are taken out, or it is on the reviewed allow-list below (one reason per entry)
@@ -19,8 +20,10 @@ prints every leftover, page by page, and ``leftovers: de=N fr=N it=N``.
 
 from __future__ import annotations
 
+import importlib.util
 import random
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
@@ -133,13 +136,56 @@ def world(db: None, django_capture_on_commit_callbacks: Any, settings: Any) -> d
         editor_services.save_draft(variant=variant, data=_changed(name, data), user=sue)
         _simulate(variant, sue, django_capture_on_commit_callbacks)
         games[name] = {"variant": variant, "running": running, "finished": finished,
-                       "ai": against_ai}
+                       "ai": against_ai, "invalid": _invalid_posts(variant, sue)}
     open_table = create_game(creator=bob, variant=Variant.objects.order_by("pk").first(),
                              seats=[{"type": "human"}, {"type": "human"}])
     names = {u.username for u in model.objects.all()}
     names |= {get_engine(g).title for g in games}
     return {"ann": ann, "bob": bob, "carl": carl, "sue": sue, "games": games,
             "open_table": open_table, "names": names}
+
+
+def _form_post() -> Any:
+    """``formdata.form_post`` of the editor's tests: what a browser submits for a form."""
+    spec = importlib.util.spec_from_file_location(
+        "crawl_formdata", Path(__file__).parent.parent / "games" / "editor" / "formdata.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.form_post
+
+
+#: Drafts sent back with errors, per game: one breaking the JSON Schema's rules (minimum,
+#: maximum, an empty text), one the engine's own checks (with a field named in a message).
+INVALID_DRAFTS: dict[str, dict[str, dict[str, str]]] = {
+    "newhaven": {
+        "schema": {"village.col_values[0]": "-1", "market_size": "99", "board.side": ""},
+        "rules": {"turns_per_player": "+1", "village.row_costs[0]": "99"},
+    },
+    "nouvellefrance": {
+        "schema": {"display.size": "0", "display.initial_face_up": "-1"},
+        "rules": {"deck.piles[0]": "+1", "display.initial_face_up": "+5"},
+    },
+}
+
+
+def _invalid_posts(variant: Variant, sue: Any) -> dict[str, Any]:
+    """The draft form of ``variant`` as a browser submits it, with the errors of
+    ``INVALID_DRAFTS`` ("+1": one more than the field holds)."""
+    client = Client()
+    client.force_login(sue)
+    client.cookies[COOKIE] = "en"
+    page = client.get(reverse("editor:draft", args=[variant.pk])).content.decode()
+    form_post = _form_post()
+    posts = {}
+    for kind, changes in INVALID_DRAFTS[variant.game].items():
+        post = form_post(page)
+        values = {}
+        for name, value in changes.items():
+            assert name in post, (variant.game, name)  # the form still has that field
+            values[name] = str(int(post[name]) + int(value)) if value.startswith("+") \
+                else value
+        posts[kind] = form_post(page, **values)
+    return posts
 
 
 def _changed(game: str, data: dict) -> dict:
@@ -203,6 +249,10 @@ def _pages(world: dict[str, Any]) -> Iterator[tuple[str, str | None, str, dict[s
         yield (f"{name} editor simulation", "sue", reverse("editor:sim_status",
                                                            args=[variant.pk]),
                {"HTTP_HX_REQUEST": "true"})
+        for kind, post in g["invalid"].items():  # every message beside its field, by title
+            yield (f"{name} editor draft with errors ({kind})", "sue",
+                   reverse("editor:draft", args=[variant.pk]),
+                   {"method": "post", "status": 422, "data": post})
     yield "editor", "sue", reverse("editor:index"), {}
     yield "editor import", "sue", reverse("editor:import"), {}
     yield "not allowed (editor as a player)", "ann", reverse("editor:index"), {"status": 403}

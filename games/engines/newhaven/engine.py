@@ -26,6 +26,7 @@ from .state import (
 from .variant import (
     MAX_PLAYERS,
     MIN_PLAYERS,
+    PROBLEM_TEMPLATES,
     Compiled,
     canonical,
     compiled_of,
@@ -152,6 +153,11 @@ class NewHavenEngine:
     def validate_variant(self, variant: dict) -> list[str]:
         """Problems naming their field; ``[]`` when the variant is playable."""
         return validate_variant(variant)
+
+    def problem_templates(self) -> tuple[str, ...]:
+        """The message templates of ``validate_variant``'s own checks (beside the schema's
+        ``games.engines.problems.SCHEMA_TEMPLATES``): texts for the catalogues."""
+        return PROBLEM_TEMPLATES
 
     def rule_data(self, variant: dict) -> dict:
         """Everything a renderer, the AI or an editor needs to know of ``variant``.

@@ -27,10 +27,13 @@ from typing import Any
 
 import jsonschema
 
+from games.engines.problems import FieldRef, Problem, Several, Templates, schema_problem
+
 __all__ = [
     "DEFAULT_VARIANT_NAMES",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
+    "PROBLEM_TEMPLATES",
     "Compiled",
     "canonical",
     "compile_variant",
@@ -146,12 +149,65 @@ def covered_settlements(
     return low, min(settlements_in_play, staying)
 
 
+# The messages of the checks below (``Problem`` templates, translated by the web layer).
+_T = Templates()
+NOT_JSON = _T("must be JSON data")
+NOT_OBJECT = _T("must be a JSON object")
+UNKNOWN_RESOURCE = _T("unknown resource %(name)s")
+ENTRIES = _T("needs %(want)s entries, has %(has)s")
+OFF_BOARD = _T("cell %(cell)s is outside the %(size)sx%(size)s board")
+REMOVED_CORNER = _T("cell %(cell)s is a removed corner")
+OVERLAPS = _T("%(cell)s overlaps %(other)s")
+PIECES = _T(
+    "%(ponds)s ponds + %(tiles)s settlement_tiles are %(pieces)s pieces for %(cells)s "
+    "settlement cells (the set-up puts one on each)"
+)
+COUNT_FORM = _T("write the player count as %(count)s")
+COUNT_RANGE = _T("player count %(n)s is outside %(low)s..%(high)s")
+RANGE = _T("range %(range)s is not inside 0..%(last)s")
+SHUFFLE = _T(
+    "%(fields)s: outside the %(n)s-player play area, so the set-up's shuffle leaves %(low)s "
+    "to %(high)s settlement cells of the play area covered and the turns per player depend "
+    "on the shuffle; put every settlement cell inside the play area"
+)
+FEW_FREE = _T("only %(free)s free cells, the game needs at least 2")
+UNEQUAL = _T(
+    "%(free)s free cells give unequal turns for %(n)s players (free cells - 1 = %(less)s is "
+    "not divisible by %(n)s)"
+)
+TURNS = _T("gives %(turns)s turns per player, %(field)s says %(want)s")
+FEW_TILES = _T(
+    "%(tiles)s tiles are too few for %(n)s players (hands, shipments, settlements and draws "
+    "need %(need)s)"
+)
+REMOVALS = _T("removes %(removal)s copies, there are only %(copies)s")
+FEW_BUILDINGS = _T(
+    "%(total)s buildings are too few for %(n)s players (hands, market and clearings need "
+    "%(need)s)"
+)
+COST = _T(
+    "cost %(cost)s must be between 1 and %(bound)s (the most squares a marker can reach)"
+)
+NO_AREA = _T("no play area for %(n)s players")
+NO_COUNT = _T("no playable player count")
+#: Every message template of ``validate_variant`` beside the schema's (for the catalogues).
+PROBLEM_TEMPLATES = tuple(_T.all)
+
+
+def _problem(path, template: str, **params) -> Problem:
+    """A problem of the field at ``path`` (keys and indices)."""
+    return Problem(_path(path), path, template, params)
+
+
 def validate_variant(variant: object) -> list[str]:
-    """Human-readable problems of ``variant``, each naming its field; ``[]`` when playable."""
+    """Problems of ``variant``, each naming its field; ``[]`` when playable.
+
+    Each is a :class:`~games.engines.problems.Problem`: its English line as text, with its
+    path, template and parameters for a translation."""
     try:
         key = canonical(variant)
     except (TypeError, ValueError):
-        return ["(variant): must be JSON data"]
+        return [_problem((), NOT_JSON)]
     return list(variant_problems(key))
 
 
@@ -160,10 +216,10 @@ def variant_problems(key: str) -> tuple[str, ...]:
     """The problems of the variant whose canonical JSON is ``key`` (cached)."""
     variant = json.loads(key)
     if not isinstance(variant, dict):
-        return ("(variant): must be a JSON object",)
+        return (_problem((), NOT_OBJECT),)
     validator = jsonschema.Draft202012Validator(_schema())
     problems = [
-        f"{_path(err.absolute_path)}: {err.message}"
+        schema_problem(err, _path(err.absolute_path))
         for err in sorted(validator.iter_errors(variant), key=lambda e: list(map(str, e.path)))
     ]
     if problems:
@@ -174,79 +230,81 @@ def variant_problems(key: str) -> tuple[str, ...]:
 
 def _semantic_problems(v: dict) -> list[str]:
     problems: list[str] = []
+    add = problems.append
     res = set(v["resources"])
 
-    def known(field: str, names) -> None:
+    def known(path: tuple, names) -> None:
         for name in names:
             if name not in res:
-                problems.append(f"{field}: unknown resource {name!r}")
+                add(_problem(path, UNKNOWN_RESOURCE, name=repr(name)))
 
     for i, tile in enumerate(v["harvest_tiles"]):
-        known(f"harvest_tiles[{i}]", tile)
+        known(("harvest_tiles", i), tile)
 
     vil = v["village"]
     rows, cols = vil["rows"], vil["cols"]
     for key, want in (("row_costs", rows), ("row_values", rows), ("col_values", cols)):
         if len(vil[key]) != want:
-            problems.append(f"village.{key}: needs {want} entries, has {len(vil[key])}")
+            add(_problem(("village", key), ENTRIES, want=want, has=len(vil[key])))
 
     board = v["board"]
     size, corners = board["size"], board["exclude_corners"]
 
-    def check_cell(field: str, cell) -> bool:
+    def check_cell(path: tuple, cell) -> bool:
         r, c = cell
         if r >= size or c >= size:
-            problems.append(f"{field}: cell {list(cell)} is outside the {size}x{size} board")
+            add(_problem(path, OFF_BOARD, cell=list(cell), size=size))
             return False
         if corners and r in (0, size - 1) and c in (0, size - 1):
-            problems.append(f"{field}: cell {list(cell)} is a removed corner")
+            add(_problem(path, REMOVED_CORNER, cell=list(cell)))
             return False
         return True
 
-    fixed: dict[tuple[int, int], str] = {}
+    def ref(path: tuple) -> FieldRef:
+        return FieldRef(_path(path), path)
+
+    fixed: dict[tuple[int, int], tuple] = {}
     for i, area in enumerate(board["printed_areas"]):
-        field = f"board.printed_areas[{i}]"
-        known(f"{field}.squares", area["squares"])
+        field = ("board", "printed_areas", i)
+        known((*field, "squares"), area["squares"])
         cell = tuple(area["cell"])
-        if check_cell(f"{field}.cell", cell):
+        if check_cell((*field, "cell"), cell):
             if cell in fixed:
-                problems.append(f"{field}.cell: {list(cell)} overlaps {fixed[cell]}")
+                add(_problem((*field, "cell"), OVERLAPS, cell=list(cell),
+                             other=ref(fixed[cell])))
             fixed.setdefault(cell, field)
     for key in ("settlements", "clearings"):
         for i, cell in enumerate(board[key]):
-            field = f"board.{key}[{i}]"
+            field = ("board", key, i)
             cell = tuple(cell)
             if check_cell(field, cell):
                 if cell in fixed:
-                    problems.append(f"{field}: {list(cell)} overlaps {fixed[cell]}")
+                    add(_problem(field, OVERLAPS, cell=list(cell), other=ref(fixed[cell])))
                 fixed.setdefault(cell, field)
 
     # The rulebook's set-up puts one piece (a pond or a tile) on every settlement cell.
     settlements = len(board["settlements"])
     pieces = len(board["ponds"]) + board["settlement_tiles"]
     if pieces != settlements:
-        problems.append(
-            f"board.settlement_tiles: {len(board['ponds'])} ponds + "
-            f"{board['settlement_tiles']} settlement_tiles are {pieces} pieces for "
-            f"{settlements} settlement cells (the set-up puts one on each)"
-        )
+        add(_problem(("board", "settlement_tiles"), PIECES, ponds=len(board["ponds"]),
+                     tiles=board["settlement_tiles"], pieces=pieces, cells=settlements))
 
     counts: list[int] = []
     smallest = size * size
     for key, rect in sorted(board["play_area"].items()):
-        field = f"board.play_area[{key!r}]"
+        field = ("board", "play_area", key)
         n = int(key)
         if key != str(n):
-            problems.append(f"{field}: write the player count as {str(n)!r}")
+            add(_problem(field, COUNT_FORM, count=repr(str(n))))
             continue
         if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-            problems.append(f"{field}: player count {n} is outside {MIN_PLAYERS}..{MAX_PLAYERS}")
+            add(_problem(field, COUNT_RANGE, n=n, low=MIN_PLAYERS, high=MAX_PLAYERS))
             continue
         bad = False
         for axis in ("rows", "cols"):
             lo, hi = rect[axis]
             if lo > hi or hi >= size:
-                problems.append(f"{field}.{axis}: range {[lo, hi]} is not inside 0..{size - 1}")
+                add(_problem((*field, axis), RANGE, range=[lo, hi], last=size - 1))
                 bad = True
         if bad:
             continue
@@ -260,66 +318,47 @@ def _semantic_problems(v: dict) -> list[str]:
         if pieces != settlements:
             continue  # reported above; the turn arithmetic needs one piece per cell
         if low != high:
-            names = ", ".join(f"board.settlements[{i}]" for i in outside)
-            problems.append(
-                f"{names}: outside the {n}-player play area, so the set-up's shuffle "
-                f"leaves {low} to {high} settlement cells of the play area covered and "
-                f"the turns per player depend on the shuffle; put every settlement cell "
-                f"inside the play area"
-            )
+            # Names several fields: a problem of the whole variant, the fields in the text.
+            names = Several(ref(("board", "settlements", i)) for i in outside)
+            add(Problem("", (), SHUFFLE, {"fields": names, "n": n, "low": low, "high": high}))
             continue
         free = len(cells) - printed - low
         if free < 2:
-            problems.append(f"{field}: only {free} free cells, the game needs at least 2")
+            add(_problem(field, FEW_FREE, free=free))
             continue
         if (free - 1) % n:
-            problems.append(
-                f"{field}: {free} free cells give unequal turns for {n} players "
-                f"(free cells - 1 = {free - 1} is not divisible by {n})"
-            )
+            add(_problem(field, UNEQUAL, free=free, n=n, less=free - 1))
             continue
         turns = (free - 1) // n
         if turns != v["turns_per_player"]:
-            problems.append(
-                f"{field}: gives {turns} turns per player, turns_per_player says "
-                f"{v['turns_per_player']}"
-            )
+            add(_problem(field, TURNS, turns=turns, field=ref(("turns_per_player",)),
+                         want=v["turns_per_player"]))
         clearings = sum(1 for c in board["clearings"] if tuple(c) in cells)
         hand = v["hand"]
         need_tiles = n * (hand["tiles"] + hand["shipments"]) + board["settlement_tiles"] + n * turns
         if need_tiles > len(v["harvest_tiles"]):
-            problems.append(
-                f"harvest_tiles: {len(v['harvest_tiles'])} tiles are too few for {n} players "
-                f"(hands, shipments, settlements and draws need {need_tiles})"
-            )
+            add(_problem(("harvest_tiles",), FEW_TILES, tiles=len(v["harvest_tiles"]), n=n,
+                         need=need_tiles))
         removal = v["building_removals"].get(str(n), 0)
         copies = v["buildings"]["copies"]
         if removal > copies:
-            problems.append(
-                f"building_removals[{key!r}]: removes {removal} copies, there are only {copies}"
-            )
+            add(_problem(("building_removals", key), REMOVALS, removal=removal, copies=copies))
             continue
         total = len(v["resources"]) * len(v["buildings"]["numbers"]) * (copies - removal)
         need = n * hand["buildings"] + v["market_size"] + clearings
         if need > total:
-            problems.append(
-                f"buildings: {total} buildings are too few for {n} players "
-                f"(hands, market and clearings need {need})"
-            )
+            add(_problem(("buildings",), FEW_BUILDINGS, total=total, n=n, need=need))
     # A marker counts the squares of one chain inside the play area, so a cost above
     # 4 x (cells of the smallest play area) could never be paid in some games.
     bound = 4 * smallest
     for i, cost in enumerate(vil["row_costs"]):
         if not 1 <= cost <= bound:
-            problems.append(
-                f"village.row_costs[{i}]: cost {cost} must be between 1 and {bound} "
-                "(the most squares a marker can reach)"
-            )
+            add(_problem(("village", "row_costs", i), COST, cost=cost, bound=bound))
     for key in v["building_removals"]:
         if key not in board["play_area"]:
-            problems.append(f"building_removals[{key!r}]: no play area for {key} players")
+            add(_problem(("building_removals", key), NO_AREA, n=key))
     if not counts and not problems:
-        problems.append("board.play_area: no playable player count")
+        add(_problem(("board", "play_area"), NO_COUNT))
     # Duplicates: report each problem once (costs are checked per player count).
     return list(dict.fromkeys(problems))
 

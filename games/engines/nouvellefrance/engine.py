@@ -21,6 +21,7 @@ from .variant import (
     ALLIES,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    PROBLEM_TEMPLATES,
     Compiled,
     compile_variant,
     dealt_cubes,
@@ -80,6 +81,11 @@ class NouvelleFranceEngine:
     def validate_variant(self, variant: dict) -> list[str]:
         """Problems naming the field; ``[]`` when playable."""
         return validate_variant(variant)
+
+    def problem_templates(self) -> tuple[str, ...]:
+        """The message templates of ``validate_variant``'s own checks (beside the schema's
+        ``games.engines.problems.SCHEMA_TEMPLATES``): texts for the catalogues."""
+        return PROBLEM_TEMPLATES
 
     def rule_data(self, variant: dict) -> dict:
         """Everything a renderer, the AI or an editor needs; ``InvalidVariant`` if invalid.

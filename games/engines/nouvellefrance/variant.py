@@ -130,12 +130,15 @@ from pathlib import Path
 
 import jsonschema
 
+from games.engines.problems import FieldRef, Problem, Templates, schema_problem
+
 from .geometry import PieceKind, Site
 
 __all__ = [
     "ALLIES",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
+    "PROBLEM_TEMPLATES",
     "Compiled",
     "compile_variant",
     "default_variants",
@@ -236,14 +239,55 @@ def _connected(cells: list) -> bool:
     return len(seen) == len(pool)
 
 
-def _check_cells(cells: list, field: str, problems: list[str], connected: bool) -> None:
+# The messages of the checks below (``Problem`` templates, translated by the web layer).
+_T = Templates()
+NOT_OBJECT = _T("must be a JSON object")
+NOT_JSON = _T("must be JSON data (strings, numbers, lists, objects)")
+DUPLICATE_CELLS = _T("duplicate cells")
+NEGATIVE = _T("negative coordinates")
+NOT_CONNECTED = _T("the cubes are not face-connected")
+FEW_COLOURS = _T("%(n)s colours but up to %(max)s players need %(max)s")
+DUPLICATE_SITES = _T("duplicate site names")
+HEIGHT = _T("must be at least 1")
+OUTSIDE_FOOTPRINT = _T("cell outside the footprint")
+NO_BONUS = _T("no bonus for symbols %(symbols)s")
+DUPLICATE_SHAPES = _T("duplicate shape names")
+PATTERN_SIZE = _T("%(n)s colours for shape %(shape)s of %(cubes)s cubes (%(field)s)")
+COLOUR_INDEX = _T("colour index outside colours")
+BONUS_NAMES = _T("names must be unique and differ from shape names")
+FEW_STORMS = _T("only %(storms)s snowstorms in the deck")
+UNKNOWN_BONUS = _T("unknown bonus piece %(name)s")
+UNKNOWN_SHAPES = _T("unknown shapes %(names)s")
+PILE_CARDS = _T("piles hold %(held)s cards but %(field)s gives %(cards)s")
+DUPLICATE_PILES = _T("duplicate piles")
+PILE_RANGE = _T("piles must be within 2..%(last)s")
+STICKS = _T("%(sticks)s sticks for %(sites)s sites")
+LEVELS = _T("%(levels)s levels but %(storms)s snowstorms")
+UNKNOWN_SYMBOLS = _T("unknown symbols %(names)s")
+NO_ROOM = _T("must leave room for the drawn card")
+PILE_ONE = _T("more than pile 1 holds")
+CAPACITY = _T(
+    "room for %(capacity)s cubes (%(cells)s footprint cells x their height limits) is below "
+    "the %(dealt)s cubes a game deals (%(pieces)s building pieces and %(players)s players x "
+    "%(bonus)s bonus cubes): enlarge the footprints"
+)
+#: Every message template of ``validate_variant`` beside the schema's (for the catalogues).
+PROBLEM_TEMPLATES = tuple(_T.all)
+
+
+def _problem(path, template: str, **params) -> Problem:
+    """A problem of the field at ``path`` (keys and indices)."""
+    return Problem(_field(path), path, template, params)
+
+
+def _check_cells(cells: list, path: tuple, problems: list[str], connected: bool) -> None:
     tuples = [tuple(c) for c in cells]
     if len(set(tuples)) != len(tuples):
-        problems.append(f"{field}: duplicate cells")
+        problems.append(_problem(path, DUPLICATE_CELLS))
     if any(v < 0 for c in tuples for v in c):
-        problems.append(f"{field}: negative coordinates")
+        problems.append(_problem(path, NEGATIVE))
     if connected and tuples and not _connected(cells):
-        problems.append(f"{field}: the cubes are not face-connected")
+        problems.append(_problem(path, NOT_CONNECTED))
 
 
 @cache
@@ -252,17 +296,19 @@ def _validator() -> jsonschema.Draft202012Validator:
 
 
 def validate_variant(variant: object) -> list[str]:
-    """Human-readable problems, each naming the field at fault; ``[]`` when playable.
+    """Problems, each naming the field at fault; ``[]`` when playable.
 
-    Cached by the variant's canonical JSON: schema validation costs more than a
-    whole random game, and ``new_game`` validates every time.
+    Each is a :class:`~games.engines.problems.Problem`: its English line as text, with its
+    path, template and parameters for a translation.  Cached by the variant's canonical
+    JSON: schema validation costs more than a whole random game, and ``new_game``
+    validates every time.
     """
     if not isinstance(variant, dict):
-        return ["(variant): must be a JSON object"]
+        return [_problem((), NOT_OBJECT)]
     try:
         key = variant_key(variant)
     except (TypeError, ValueError):
-        return ["(variant): must be JSON data (strings, numbers, lists, objects)"]
+        return [_problem((), NOT_JSON)]
     return list(_problems(key))
 
 
@@ -289,86 +335,79 @@ def _validate(variant: dict) -> list[str]:
     validator = _validator()
     errors = sorted(validator.iter_errors(variant), key=lambda e: list(map(str, e.absolute_path)))
     if errors:
-        return [f"{_field(e.absolute_path)}: {e.message}" for e in errors]
+        return [schema_problem(e, _field(e.absolute_path)) for e in errors]
     v = variant
     problems: list[str] = []
+    add = problems.append
     if len(v["colours"]) < MAX_PLAYERS:
-        problems.append(
-            f"colours: {len(v['colours'])} colours but up to {MAX_PLAYERS} players need "
-            f"{MAX_PLAYERS}"
-        )
+        add(_problem(("colours",), FEW_COLOURS, n=len(v["colours"]), max=MAX_PLAYERS))
     names = [s["name"] for s in v["sites"]]
     if len(set(names)) != len(names):
-        problems.append("sites: duplicate site names")
+        add(_problem(("sites",), DUPLICATE_SITES))
     for i, s in enumerate(v["sites"]):
-        f = f"sites[{i}]"
-        _check_cells(s["footprint"], f"{f}.footprint", problems, connected=False)
+        f = ("sites", i)
+        _check_cells(s["footprint"], (*f, "footprint"), problems, connected=False)
         if s["height_limit"] < 1:
-            problems.append(f"{f}.height_limit: must be at least 1")
+            add(_problem((*f, "height_limit"), HEIGHT))
         foot = {tuple(c) for c in s["footprint"]}
         for j, pair in enumerate(s["extra_adjacency"]):
             if any(tuple(c) not in foot for c in pair):
-                problems.append(f"{f}.extra_adjacency[{j}]: cell outside the footprint")
+                add(_problem((*f, "extra_adjacency", j), OUTSIDE_FOOTPRINT))
         missing = set(v["symbols"]) - set(s["character_bonus"])
         if missing:
-            problems.append(f"{f}.character_bonus: no bonus for symbols {sorted(missing)}")
+            add(_problem((*f, "character_bonus"), NO_BONUS, symbols=sorted(missing)))
     shape_names = [s["name"] for s in v["shapes"]]
     if len(set(shape_names)) != len(shape_names):
-        problems.append("shapes: duplicate shape names")
+        add(_problem(("shapes",), DUPLICATE_SHAPES))
     for i, s in enumerate(v["shapes"]):
-        _check_cells(s["cells"], f"shapes[{i}].cells", problems, connected=True)
+        _check_cells(s["cells"], ("shapes", i, "cells"), problems, connected=True)
     for k, pattern in enumerate(v["copies"]):
         for i, s in enumerate(v["shapes"]):
             if len(pattern) != len(s["cells"]):
-                problems.append(
-                    f"copies[{k}]: {len(pattern)} colours for shape {s['name']!r} of "
-                    f"{len(s['cells'])} cubes (shapes[{i}])"
-                )
+                add(_problem(("copies", k), PATTERN_SIZE, n=len(pattern), shape=repr(s["name"]),
+                             cubes=len(s["cells"]), field=FieldRef(_field(("shapes", i)),
+                                                                   ("shapes", i))))
                 break
         if any(c >= len(v["colours"]) for c in pattern):
-            problems.append(f"copies[{k}]: colour index outside colours")
+            add(_problem(("copies", k), COLOUR_INDEX))
     storms = len(v["deck"]["snowflake_piles"])
     bonus_names = [b["name"] for b in v["bonus_pieces"]]
     if len(set(bonus_names)) != len(bonus_names) or set(bonus_names) & set(shape_names):
-        problems.append("bonus_pieces: names must be unique and differ from shape names")
+        add(_problem(("bonus_pieces",), BONUS_NAMES))
     for i, b in enumerate(v["bonus_pieces"]):
-        _check_cells(b["cells"], f"bonus_pieces[{i}].cells", problems, connected=True)
+        _check_cells(b["cells"], ("bonus_pieces", i, "cells"), problems, connected=True)
         if b["expires_at_storm"] > storms:
-            problems.append(
-                f"bonus_pieces[{i}].expires_at_storm: only {storms} snowstorms in the deck"
-            )
+            add(_problem(("bonus_pieces", i, "expires_at_storm"), FEW_STORMS, storms=storms))
     tb = v["tiebreak_bonus_piece"]
     if tb is not None and tb not in bonus_names:
-        problems.append(f"tiebreak_bonus_piece: unknown bonus piece {tb!r}")
+        add(_problem(("tiebreak_bonus_piece",), UNKNOWN_BONUS, name=repr(tb)))
     deck = v["deck"]
     unknown = sorted(set(deck["cards_per_shape"]) - set(shape_names))
     if unknown:
-        problems.append(f"deck.cards_per_shape: unknown shapes {unknown}")
+        add(_problem(("deck", "cards_per_shape"), UNKNOWN_SHAPES, names=unknown))
     cards = sum(deck["cards_per_shape"].values())
     if sum(deck["piles"]) != cards:
-        problems.append(
-            f"deck.piles: piles hold {sum(deck['piles'])} cards but cards_per_shape gives {cards}"
-        )
+        add(_problem(("deck", "piles"), PILE_CARDS, held=sum(deck["piles"]), cards=cards,
+                     field=FieldRef("cards_per_shape", ("deck", "cards_per_shape"))))
     sp = deck["snowflake_piles"]
     if len(set(sp)) != len(sp):
-        problems.append("deck.snowflake_piles: duplicate piles")
+        add(_problem(("deck", "snowflake_piles"), DUPLICATE_PILES))
     if any(p < 2 or p > len(deck["piles"]) for p in sp):
-        problems.append(f"deck.snowflake_piles: piles must be within 2..{len(deck['piles'])}")
+        add(_problem(("deck", "snowflake_piles"), PILE_RANGE, last=len(deck["piles"])))
     if len(v["sticks"]) != len(v["sites"]):
-        problems.append(f"sticks: {len(v['sticks'])} sticks for {len(v['sites'])} sites")
+        add(_problem(("sticks",), STICKS, sticks=len(v["sticks"]), sites=len(v["sites"])))
     for i, st in enumerate(v["sticks"]):
         if len(st["levels"]) != storms:
-            problems.append(
-                f"sticks[{i}].levels: {len(st['levels'])} levels but {storms} snowstorms"
-            )
+            add(_problem(("sticks", i, "levels"), LEVELS, levels=len(st["levels"]),
+                         storms=storms))
         bad = sorted(set(st["levels"]) - set(v["symbols"]))
         if bad:
-            problems.append(f"sticks[{i}].levels: unknown symbols {bad}")
+            add(_problem(("sticks", i, "levels"), UNKNOWN_SYMBOLS, names=bad))
     d = v["display"]
     if d["initial_face_up"] > d["size"] - 1:
-        problems.append("display.initial_face_up: must leave room for the drawn card")
+        add(_problem(("display", "initial_face_up"), NO_ROOM))
     if deck["piles"] and d["initial_face_up"] > deck["piles"][0]:
-        problems.append("display.initial_face_up: more than pile 1 holds")
+        add(_problem(("display", "initial_face_up"), PILE_ONE))
     if not problems:
         cells = sum(len({tuple(c) for c in s["footprint"]}) for s in v["sites"])
         capacity = sum(
@@ -376,11 +415,8 @@ def _validate(variant: dict) -> list[str]:
         )
         dealt, pieces, bonus = dealt_cubes(v)
         if capacity < dealt:
-            problems.append(
-                f"sites: room for {capacity} cubes ({cells} footprint cells x their height "
-                f"limits) is below the {dealt} cubes a game deals ({pieces} building pieces "
-                f"and {MAX_PLAYERS} players x {bonus} bonus cubes): enlarge the footprints"
-            )
+            add(_problem(("sites",), CAPACITY, capacity=capacity, cells=cells, dealt=dealt,
+                         pieces=pieces, players=MAX_PLAYERS, bonus=bonus))
     return problems
 
 

@@ -109,3 +109,100 @@ def test_data_saved_before_titles_shows_the_shipped_title() -> None:
     assert Variant(game="newhaven", name="side-b", data={}).title == "Side B"
     assert Game(game_name="newhaven", variant_name="my-own", variant_data={}
                 ).variant_title == "My own"
+
+
+# --- the engines' problems with a draft, in the reader's language (issue 21) -----------------
+
+
+def _nh_broken(**changes: Any) -> dict:
+    data = get_engine("newhaven").default_variants()["standard"]
+    for path, value in changes.items():
+        *head, last = path.split("__")
+        target = data
+        for step in head:
+            target = target[int(step)] if isinstance(target, list) else target[step]
+        if value is None:
+            del target[last]
+        elif isinstance(target, list):
+            target[int(last)] = value
+        else:
+            target[last] = value
+    return data
+
+
+def test_schema_errors_read_in_german_beside_their_fields() -> None:
+    editor = VariantEditor("newhaven", name="standard")
+    data = _nh_broken(village__col_values__0=-1, village__rows="x", market_size=None,
+                      board__side="")
+    with translation.override("de"):
+        errors = editor.check(data).errors
+        assert errors[("village", "col_values", "0")] == ["muss mindestens 0 sein"]
+        assert errors[("village", "rows")] == ["muss eine ganze Zahl sein"]
+        assert errors[("board", "side")] == ["darf nicht leer sein"]
+        assert errors[()] == ["„Größe des Fundus“ fehlt"]
+        _root, placed = editor.render(data, errors)
+        titles = {p.path: p.title for p in placed}
+        assert titles["village.col_values[0]"] == "Dorf › Spaltenwerte › 1"
+    # English: the engine's words, as before; the summary names the field by its title.
+    errors = editor.check(data).errors
+    assert errors[("village", "col_values", "0")] == ["-1 is less than the minimum of 0"]
+    assert errors[()] == ["'market_size' is a required property"]
+    _root, placed = editor.render(data, errors)
+    assert {p.title for p in placed} >= {"Village › Col values › 1", "Board › Side"}
+
+
+def test_the_engines_own_checks_read_in_german_with_fields_by_title() -> None:
+    editor = VariantEditor("newhaven", name="standard")
+    data = _nh_broken(turns_per_player=_nh_broken()["turns_per_player"] + 1)
+    problems = get_engine("newhaven").validate_variant(data)
+    assert problems[0].startswith("board.play_area['2']: gives ")
+    with translation.override("de"):
+        errors = editor.check(data).errors
+        message = errors[("board", "play_area", "2")][0]
+        assert message.startswith("ergibt ") and "„Züge pro Spieler“ sagt" in message
+        assert editor.lines_of(problems)[0].startswith("Spielplan › Spielbereich › 2: ergibt")
+    nf = VariantEditor("nouvellefrance", name="standard")
+    data = get_engine("nouvellefrance").default_variants()["standard"]
+    data["deck"]["piles"][0] += 1
+    data["copies"][0] = data["copies"][0][:-1]
+    with translation.override("de"):
+        lines = nf.lines_of(get_engine("nouvellefrance").validate_variant(data))
+    assert any(line.startswith("Exemplare › 1: ") and "(Formen › 1)" in line
+               for line in lines), lines
+    assert any("„Baustapel › Karten pro Form“" in line for line in lines), lines
+
+
+def test_every_template_and_word_of_the_checks_is_translated() -> None:
+    from games.engines.problems import SCHEMA_TEMPLATES, TERMS
+
+    texts = set(SCHEMA_TEMPLATES) | set(TERMS)
+    for game in GAMES:
+        texts |= set(get_engine(game).problem_templates())
+    for lang in ("de", "fr", "it"):
+        with translation.override(lang):
+            same = sorted(t for t in texts if translation.gettext(t) == t)
+        assert not same, (lang, same)
+
+
+@pytest.mark.django_db
+def test_a_draft_sent_back_with_errors_reads_in_german(boss: Any) -> None:
+    from django.test import Client
+    from django.urls import reverse
+    from formdata import form_post
+
+    from games.editor import services as editor_services
+
+    load_default_variants(games=["newhaven"])
+    variant = Variant.objects.get(game="newhaven", name="standard")
+    editor_services.start_draft(variant=variant, user=boss)
+    client = Client()
+    client.force_login(boss)
+    client.cookies["django_language"] = "de"
+    page = client.get(reverse("editor:draft", args=[variant.pk])).content.decode()
+    post = form_post(page, **{"village.col_values[0]": "-1", "market_size": "99"})
+    response = client.post(reverse("editor:draft", args=[variant.pk]), post)
+    html = response.content.decode()
+    assert response.status_code == 422
+    assert "muss mindestens 0 sein" in html and "darf höchstens 20 sein" in html
+    assert 'data-path="village.col_values[0]">Dorf › Spaltenwerte › 1</span>' in html
+    assert "less than the minimum" not in html and "maximum" not in html
