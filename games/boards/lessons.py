@@ -9,8 +9,9 @@ move (``goal``, e.g. "completes a row").  A wrong move gets an explanation: the 
 :class:`Hint` of the step that matches it, else a generic one with the step's rule text.
 
 :func:`judge` checks a move: first the engine (parse, then ``apply``: an illegal move is
-explained with the engine's own message), then the step's goal.  The generic lesson
-feature (``games.lessons``) draws the position with the game's board and names no game.
+explained by the step's hint or its rule, the engine's own message only in English), then
+the step's goal.  The generic lesson feature (``games.lessons``) draws the position with
+the game's board and names no game.
 
 >>> matches({"type": "ship"}, {"type": "ship", "row": 1, "col": 2, "resource": "wheat"})
 True
@@ -26,6 +27,7 @@ from functools import cache
 from importlib import import_module
 from typing import Any
 
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from games import catalogue
@@ -185,18 +187,33 @@ def play_until(variant: str, players: int, seed: int,
     return build
 
 
+def _english() -> bool:
+    """Whether the reader reads English (the engines' language)."""
+    return (get_language() or "en").split("-")[0] == "en"
+
+
 def judge(engine: Any, step: Step, state: Any, action_json: Any) -> Outcome:
     """Check the move ``action_json`` of the reader in ``step``'s position ``state``:
-    the engine first (is it legal?), then the step's goal."""
+    the engine first (is it legal?), then the step's goal.
+
+    An illegal move is explained by the step's own hint for it, else by a generic text
+    with the step's rule; the engine's refusal (English text) is added only for a reader
+    of English -- never English inside a translated page."""
     seat = step.seat(engine, state)
     try:
         action = engine.action_from_json(action_json)
         after = engine.apply(state, seat, action)
     except EngineError as exc:
         specific = step.hint(action_json, legal=False)
-        return Outcome(right=False, legal=False, explanation=specific or _(
-            "The rules do not allow that move: %(reason)s %(rule)s"
-        ) % {"reason": str(exc), "rule": step.rule})
+        if specific:
+            return Outcome(right=False, legal=False, explanation=specific)
+        if _english():  # the engine's refusal says why, but only in English
+            explanation = _("The rules do not allow that move: %(reason)s %(rule)s") % {
+                "reason": str(exc), "rule": step.rule}
+        else:
+            explanation = _("The rules do not allow that move. %(rule)s") % {
+                "rule": step.rule}
+        return Outcome(right=False, legal=False, explanation=explanation)
     if step.is_right(engine, state, seat, action, after):
         return Outcome(right=True, legal=True, event=engine.describe_action(state, action),
                        after=after)

@@ -124,9 +124,19 @@ class Game(models.Model):
     #: How many times the move log was cut back (``Rewind``: a practice game's undo).
     #: Caches of a game's steps key on it: after a rewind, step K may be another state.
     rewinds = models.PositiveIntegerField(default=0, editable=False)
+    #: The creator's request key of the form that opened the table ("" for none): the
+    #: same key again (a double click) gets this table, not a second one.
+    create_key = models.CharField(max_length=64, blank=True, default="", editable=False)
 
     class Meta:
         ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["created_by", "create_key"],
+                condition=~models.Q(create_key=""),
+                name="unique_game_create_key",
+            ),
+        ]
         verbose_name = _("game")
         verbose_name_plural = _("games")
 

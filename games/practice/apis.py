@@ -69,7 +69,9 @@ class GameHintApi(GameApi):
 
 class GameUndoApi(GameApi):
     """``POST /api/games/{id}/undo/``: take back your last move and the AI's answers, back
-    to your turn (unrated games against the AI only).  A repeated ``key`` changes nothing."""
+    to your turn (unrated games against the AI only).  A repeated ``key`` changes nothing.
+    Never past a move that showed you something you could not foresee (a card or tile
+    drawn, a card turned up): ``409 undo_revealed``."""
 
     permission_classes = [IsAuthenticated]
     throttle_classes = [ClientAddressThrottle]
@@ -79,7 +81,9 @@ class GameUndoApi(GameApi):
         request=UndoInput,
         responses={200: GameDocumentOutput, **ERRORS,
                    409: OpenApiResponse(ErrorOutput, description="stale version, not "
-                                        "running, nothing to undo"),
+                                        "running, nothing to undo, or the undo would "
+                                        "go back past a move that revealed something "
+                                        "(undo_revealed: a card or tile drawn)"),
                    429: ErrorOutput},
         tags=["games"],
     )

@@ -21,3 +21,13 @@ class NothingToUndo(GameServiceError):
     status_code = 409
     code = "nothing_to_undo"
     default_message = _("You have no move to take back.")
+
+
+class UndoRevealed(GameServiceError):
+    """Taking the move back would go past one that showed the player something new (a
+    card or tile drawn, a card turned up): replayed, they would know what comes."""
+
+    status_code = 409
+    code = "undo_revealed"
+    default_message = _("You cannot take back a move that revealed something new (a drawn "
+                        "card or tile).")

@@ -26,6 +26,8 @@ logger = logging.getLogger(__name__)
 HINT_MOVES = 3
 #: Worlds of the seat's information set a hinted move is described in (``seen_event``).
 SEEN_WORLDS = 4
+#: Worlds of the seat's information set a move to take back is replayed in (``reveals``).
+UNDO_WORLDS = 8
 
 
 def is_practice(game: Game, seats: list[Seat] | None = None, *, seat: int | None) -> bool:
@@ -89,6 +91,72 @@ def seen_event(engine: Any, state: Any, seat: int, action: Any, *, seed: int) ->
             else None for key, value in first.items()}
 
 
+def reveals(engine: Any, state: Any, seat: int, mover: int, action: Any, *, seed: int
+            ) -> bool:
+    """Whether ``mover``'s ``action`` in ``state`` showed ``seat`` something it could not
+    foresee (a card or tile drawn, a card turned up, a building played from a hidden hand).
+
+    The engine alone decides: the action is replayed in :data:`UNDO_WORLDS` worlds
+    ``seat`` cannot tell from ``state`` (``engine.determinize``); if ``seat``'s view
+    after it (``engine.observe``) differs in any of them from its view in the true game,
+    or the action is not even possible in one of them, the move revealed hidden
+    information.  Deterministic for a ``seed``.
+    """
+    after = engine.observe(engine.apply(state, mover, action), seat)
+    rng = random.Random(seed)
+    for _world in range(UNDO_WORLDS):
+        world = engine.determinize(state, seat, rng)
+        try:
+            seen = engine.observe(engine.apply(world, mover, action), seat)
+        except Exception:  # impossible in a world the seat could not rule out
+            return True
+        if seen != after:
+            return True
+    return False
+
+
+def undo_seed(game: Game, seq: int, seat: int) -> int:
+    """The worlds' seed of :func:`reveals` for move ``seq``: never the game's seed."""
+    digest = hashlib.blake2b(f"undo:{game.pk}:{seq}:{seat}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+def undo_reveals(game: Game, seat: int, from_seq: int) -> bool:
+    """Whether taking back the moves from ``from_seq`` on (``seat``'s last move and the AI's
+    answers) would go back past a move that showed ``seat`` something it could not
+    foresee (:func:`reveals`): replayed, the same seed would deal the same cards, so the
+    player would know what comes.  Cached per game version."""
+    started = game.started_at.timestamp() if game.started_at else 0
+    key = f"practice-undo:{game.pk}:{started:.6f}:{game.version}:{seat}:{from_seq}"
+    try:
+        found = cache.get(key)
+    except Exception:
+        logger.warning("undo cache unavailable (get)", exc_info=True)
+        found = None
+    if isinstance(found, bool):
+        return found
+    engine = game.engine
+    state = engine.new_game(game.variant_data, game.num_players, game.seed)
+    found = False
+    for move in game.moves.order_by("seq"):
+        action = engine.action_from_json(move.action)
+        if move.seq >= from_seq and reveals(engine, state, seat, move.seat, action,
+                                            seed=undo_seed(game, move.seq, seat)):
+            found = True
+            break
+        state = engine.apply(state, move.seat, action)
+    try:
+        cache.set(key, found, timeout=3600)
+    except Exception:
+        logger.warning("undo cache unavailable (set)", exc_info=True)
+    return found
+
+
+def last_own_move(game: Game, seat: int) -> Move | None:
+    """``seat``'s last move in the log (the one an undo takes back), if any."""
+    return Move.objects.filter(game=game, seat=seat).order_by("-seq").first()
+
+
 def hint_rows(game: Game, found: dict, seat: int) -> list[dict]:
     """The hint's moves in the board's own words: ``[{text, win, percent, action,
     action_json}]``.
@@ -123,11 +191,6 @@ def hint_rows(game: Game, found: dict, seat: int) -> list[dict]:
     return rows
 
 
-def has_own_move(game: Game, seat: int) -> bool:
-    """Whether ``seat`` has a move in the log (one to take back)."""
-    return Move.objects.filter(game=game, seat=seat).exists()
-
-
 def hint_panel(game: Game, seat: int, *, version: int, error: str = "") -> dict:
     """The hint part of the practice panel at ``version``: its state and rows."""
     found = stored_hint(game, version, seat) if version == game.version else None
@@ -144,14 +207,19 @@ def hint_panel(game: Game, seat: int, *, version: int, error: str = "") -> dict:
 def practice_panel(game: Game, seat: int | None, seats: list[Seat] | None = None
                    ) -> dict | None:
     """What the play page offers the player of ``seat`` in a running practice game:
-    ``{can_hint, can_undo, undo_url, undo_key, ...hint_panel}``; ``None`` anywhere else (rated,
-    people at the table, spectators, a finished game): no buttons there."""
+    ``{can_hint, can_undo, undo_blocked, undo_url, undo_key, ...hint_panel}``; ``None``
+    anywhere else (rated, people at the table, spectators, a finished game): no buttons
+    there.  ``undo_blocked``: there is a move, but taking it back would go past one that
+    revealed something (:func:`undo_reveals`), so the button is disabled."""
     if game.status != Game.Status.RUNNING or not is_practice(game, seats, seat=seat):
         return None
     assert seat is not None
+    last = last_own_move(game, seat)
+    blocked = last is not None and undo_reveals(game, seat, last.seq)
     return {
         "can_hint": seat in (game.to_move or []),
-        "can_undo": has_own_move(game, seat),
+        "can_undo": last is not None and not blocked,
+        "undo_blocked": blocked,
         "undo_url": reverse("practice_undo", args=[game.pk]),
         "undo_key": uuid.uuid4().hex,
         **hint_panel(game, seat, version=game.version),

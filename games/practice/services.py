@@ -22,10 +22,16 @@ from games.core.errors import (
 from games.core.selectors import get_game
 from games.core.services import find_rewind, locked_game, rewind_moves
 from games.core.signals import GameChange, announce
-from games.models import Game, Move, Seat
+from games.models import Game, Seat
 from games.practice import tasks
-from games.practice.errors import NothingToUndo, NotPractice
-from games.practice.selectors import hint_key, is_practice, stored_hint
+from games.practice.errors import NothingToUndo, NotPractice, UndoRevealed
+from games.practice.selectors import (
+    hint_key,
+    is_practice,
+    last_own_move,
+    stored_hint,
+    undo_reveals,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -54,7 +60,10 @@ def undo_last_move(*, game: Game | int, user: Any, version: int, key: str) -> Ga
     Checks, in order: the seat and the practice game (``NotSeated``, ``NotPractice``), a
     repeated ``key`` (the same person: the game unchanged, its hints sent again;
     another: ``KeyConflict``), the game runs (``GameNotRunning``), ``version`` is current
-    (``StaleVersion``), there is a move to take back (``NothingToUndo``).  The log is cut
+    (``StaleVersion``), there is a move to take back (``NothingToUndo``), and neither it
+    nor an answer after it showed the player something they could not foresee -- a card
+    or tile drawn, a card turned up (``UndoRevealed``: the same seed would deal it again,
+    so a replay would be played knowing it; ``selectors.undo_reveals``).  The log is cut
     and the game refolded (``games.core.services.rewind_moves``): the version goes up and
     every viewer's page shows the position again.  Time spent is not given
     back; the player's clock runs again if it had stopped.
@@ -73,9 +82,11 @@ def undo_last_move(*, game: Game | int, user: Any, version: int, key: str) -> Ga
         raise GameNotRunning(version=game.version)
     if version != game.version:
         raise StaleVersion(version=game.version)
-    last = Move.objects.filter(game=game, seat=seat).order_by("-seq").first()
+    last = last_own_move(game, seat)
     if last is None:
         raise NothingToUndo(version=game.version)
+    if undo_reveals(game, seat, last.seq):
+        raise UndoRevealed(version=game.version)
     return rewind_moves(game=game, seats=seats, seat=seat, from_seq=last.seq,
                         version=version, key=key)
 

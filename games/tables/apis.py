@@ -64,6 +64,10 @@ class GameCreateInput(serializers.Serializer):
         "order, and so who starts, is drawn from the game's seed when it starts; "
         "default: drawn for rated tables, as listed for unrated ones",
     )
+    key = serializers.CharField(
+        required=False, max_length=64, allow_blank=True, default="",
+        help_text="an idempotency key: the same key again returns the table it opened",
+    )
 
 
 
@@ -93,7 +97,7 @@ class GameCreateApi(GameApi):
             creator=request.user, variant=variant, seats=options["seats"],
             rated=options["rated"], time_control=options.get("time_control"),
             departure_rule=options["departure_rule"], takeover_level=options["takeover_level"],
-            seats_as_listed=options.get("seats_as_listed"),
+            seats_as_listed=options.get("seats_as_listed"), key=options["key"],
         )
         return Response(self.document(game.pk, request), status=status.HTTP_201_CREATED)
 

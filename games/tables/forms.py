@@ -10,6 +10,8 @@ hides them as the choices change (``data-when`` rows), and a submitted form igno
 
 from __future__ import annotations
 
+import uuid
+from functools import cached_property
 from typing import Any
 from urllib.parse import urlencode
 
@@ -95,6 +97,12 @@ class QuickPlayForm(forms.Form):
             self.add_error("num_players", _("%(game)s is played by %(counts)s players.")
                            % {"game": game["title"], "counts": counts})
         return data
+
+    @cached_property
+    def request_key(self) -> str:
+        """A fresh request key for this rendering of the form (``create_game``'s ``key``:
+        a double click opens one table)."""
+        return uuid.uuid4().hex
 
     def chosen_variant(self) -> Any:
         """The chosen game's quick variant (its standard one, else its first)."""
@@ -278,6 +286,12 @@ class CreateTableForm(forms.Form):
                 % {"game": chosen[0]["title"], "variant": chosen[1]["name"], "counts": counts},
             )
         return data
+
+    @cached_property
+    def request_key(self) -> str:
+        """A fresh request key for this rendering of the form (``create_game``'s ``key``:
+        a double click opens one table)."""
+        return uuid.uuid4().hex
 
     def chosen_variant(self) -> Any:
         return self.variants[self.cleaned_data["variant"]][1]["variant"]

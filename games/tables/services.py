@@ -15,7 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -34,7 +34,7 @@ from games.core.errors import (
     StaleVersion,
     VariantUnavailable,
 )
-from games.core.services import locked_game, start_game
+from games.core.services import MAX_KEY_LENGTH, locked_game, start_game
 from games.core.signals import GameChange, announce
 from games.engines import get_engine
 from games.live import broadcast
@@ -150,8 +150,14 @@ def create_game(
     departure_rule: str = Game.DepartureRule.AI,
     takeover_level: str = "normal",
     seats_as_listed: bool | None = None,
+    key: str = "",
 ) -> Game:
     """Open a table of ``variant``'s current version; ``creator`` is listed first.
+
+    ``key`` (the form's or client's request key, 1 to 64 characters; ``""``: none) makes
+    it idempotent: the same key again from the same creator (a double click, a retry)
+    returns the table it opened, nothing new (a unique constraint settles concurrent
+    requests).
 
     When the game starts the seat order (and so who starts) is drawn from the game's
     seed, unless ``seats_as_listed``: the seats stay as listed (unrated tables only:
@@ -165,6 +171,12 @@ def create_game(
     ``time_control`` and ``departure_rule``/``takeover_level`` are checked by
     :func:`check_table_rules`.
     """
+    if not isinstance(key, str) or len(key) > MAX_KEY_LENGTH:
+        raise GameServiceError(_("A request key of 1 to 64 characters is required."))
+    if key:
+        first = Game.objects.filter(created_by=creator, create_key=key).first()
+        if first is not None:
+            return first
     rules = check_table_rules(time_control=time_control, departure_rule=departure_rule,
                               takeover_level=takeover_level)
     if seats_as_listed is None:
@@ -192,18 +204,27 @@ def create_game(
     ):
         raise TooManyOpenTables()
     now = timezone.now()
-    game = Game.objects.create(
-        variant=variant,
-        variant_version=version,
-        game_name=variant.game,
-        variant_name=variant.name,
-        variant_data=json.loads(json.dumps(version.data)),
-        num_players=len(seats),
-        created_by=creator,
-        rated=bool(rated),
-        seats_as_listed=bool(seats_as_listed),
-        **rules,
-    )
+    try:
+        with transaction.atomic():
+            game = Game.objects.create(
+                variant=variant,
+                variant_version=version,
+                game_name=variant.game,
+                variant_name=variant.name,
+                variant_data=json.loads(json.dumps(version.data)),
+                num_players=len(seats),
+                created_by=creator,
+                rated=bool(rated),
+                seats_as_listed=bool(seats_as_listed),
+                create_key=key,
+                **rules,
+            )
+    except IntegrityError:
+        # The same key, concurrently: the request that got there first opened the table.
+        first = Game.objects.filter(created_by=creator, create_key=key).first() if key else None
+        if first is None:
+            raise
+        return first
     Seat.objects.bulk_create(
         [
             Seat(

@@ -100,8 +100,9 @@ def quick_play(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return home(request, form) if page == "home" else lobby(request, quick=form)
     try:
+        # The form's request key: a double click lands on the game the first click opened.
         game = create_game(creator=request.user, variant=form.chosen_variant(),
-                           seats=form.seats(), rated=False)
+                           seats=form.seats(), rated=False, key=request.POST.get("key", ""))
     except GameServiceError as exc:
         form.add_error(None, str(exc))
         return home(request, form) if page == "home" else lobby(request, quick=form)
@@ -136,7 +137,8 @@ def lobby_create(request: HttpRequest) -> HttpResponse:
         return lobby(request, form)
     try:
         game = create_game(creator=request.user, variant=form.chosen_variant(),
-                           seats=form.seats(), **form.table_options())
+                           seats=form.seats(), key=request.POST.get("key", ""),
+                           **form.table_options())
     except GameServiceError as exc:
         form.add_error(None, str(exc))
         return lobby(request, form)

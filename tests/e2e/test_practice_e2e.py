@@ -1,6 +1,7 @@
 """Practice help in a real browser (issue 25): in an unrated game against the AI, ask a
 hint (the eager worker searches), see three moves with their chances, play on until the AI
-has answered, undo, and the board is back where it was before the last move; no console
+has answered (its draws cannot be taken back: the undo button is disabled), place a tile,
+undo, and the board is back where it was before that move; no console
 error or CSP violation on the way."""
 
 from __future__ import annotations
@@ -76,8 +77,20 @@ def test_hint_then_undo_in_a_practice_game(browser, live_url, screenshot):
         raise AssertionError("the AI never answered")
     wait_my_turn(page)
     assert page.evaluate(BOARD_TEXT) != before[0]
+    # That action ended my turn with a draw (and the AI's answer drew too): what came up
+    # cannot be taken back, the undo button is disabled and says why.
+    assert page.locator("#undo-move").count() == 0
+    assert page.locator("#undo-blocked").is_disabled()
+    assert "revealed something new" in page.locator("#undo-blocked-why").inner_text()
 
-    # Undo: my last action and the AI's answers are taken back, the board is as it was.
+    # My next action places a tile (nothing new shown): it can be taken back.
+    before = (page.evaluate(BOARD_TEXT), log_rows(page), version(page))
+    play_one(page)
+    page.wait_for_function(
+        "n => document.querySelectorAll('#game-log li[data-seq]').length > n", arg=before[1])
+    page.wait_for_selector("#undo-move")
+
+    # Undo: my last action is taken back, the board is as it was.
     old = version(page)
     page.click("#undo-move")
     page.wait_for_function(

@@ -18,12 +18,19 @@ from games.core.errors import (
     NotYourTurn,
     StaleVersion,
 )
-from games.core.selectors import current_state, replayed_state
+from games.core.selectors import current_state, legal_actions_json, replayed_state
 from games.core.services import submit_action
 from games.models import Game, Move, Rewind, Seat, Variant
 from games.practice import hints
-from games.practice.errors import NothingToUndo, NotPractice
-from games.practice.selectors import hint_key, hint_rows, hint_seed, is_practice, stored_hint
+from games.practice.errors import NothingToUndo, NotPractice, UndoRevealed
+from games.practice.selectors import (
+    hint_key,
+    hint_rows,
+    hint_seed,
+    is_practice,
+    practice_panel,
+    stored_hint,
+)
 from games.practice.services import request_hint, undo_last_move
 from games.tables.services import create_game, join_game
 
@@ -85,11 +92,29 @@ def test_practice_means_unrated_with_only_ai_others(variant, ann, bob) -> None:
 # --- undo ---------------------------------------------------------------------------------
 
 
-def test_undo_takes_back_my_move_and_the_ai_answer(variant, ann, on_commit) -> None:
-    game = practice_game(variant, ann)
-    game = play(game, ann, on_commit, {"play": 0}, "m1")
+def place_game(user: Any) -> Game:
+    """``user`` in seat 0 against the random AI at three in a row (no hidden information:
+    no move reveals anything, every undo is allowed), ``user`` to move."""
+    variant = Variant.objects.get(game="placegame", name="standard")
+    game = practice_game(variant, user)
+    while game.to_move != [0]:  # the seed decides who starts
+        play_one_ai_turn(game.pk, game.version)
+        game.refresh_from_db()
+    return game
+
+
+def mark(game: Game, index: int = 0) -> dict:
+    """The ``index``-th legal mark of seat 0."""
+    return legal_actions_json(game, 0)[index]
+
+
+def test_undo_takes_back_my_move_and_the_ai_answer(placegame, ann, on_commit) -> None:
+    game = place_game(ann)
+    start = game.version
+    game = play(game, ann, on_commit, mark(game), "m1")
     before = (game.version, game.state_json, list(game.to_move))
-    game = play(game, ann, on_commit, {"play": 1}, "m2")
+    kept = list(Move.objects.filter(game=game).values_list("seq", flat=True))
+    game = play(game, ann, on_commit, mark(game), "m2")
     assert game.version == before[0] + 2  # my move and the AI's answer
     with on_commit():
         undone = undo_last_move(game=game.pk, user=ann, version=game.version, key="u1")
@@ -97,34 +122,33 @@ def test_undo_takes_back_my_move_and_the_ai_answer(variant, ann, on_commit) -> N
     # Back to my turn at the position before my move: the fold of the shorter log.
     assert game.state_json == before[1] and game.to_move == before[2] == [0]
     assert game.version == before[0] + 3 and undone.version == game.version  # never back
-    assert list(Move.objects.filter(game=game).values_list("seq", flat=True)) == [1, 2]
+    assert list(Move.objects.filter(game=game).values_list("seq", flat=True)) == kept
     assert current_state(game) == replayed_state(game)
     assert game.rewinds == 1
     rewind = Rewind.objects.get(game=game)
     assert (rewind.seat, rewind.from_seq, rewind.removed, rewind.version) == (
-        0, 3, 2, game.version)
+        0, start + 3, 2, game.version)
     # The game goes on from there: a move after the undo gets a fresh number.
-    game = play(game, ann, on_commit, {"play": 0}, "m3")
-    assert [m.seq for m in Move.objects.filter(game=game)] == [1, 2, 6, 7]
+    game = play(game, ann, on_commit, mark(game), "m3")
+    assert [m.seq for m in Move.objects.filter(game=game)] == [*kept, start + 6, start + 7]
     assert current_state(game) == replayed_state(game)
 
 
-def test_undo_back_to_the_deal(variant, ann, on_commit) -> None:
-    game = practice_game(variant, ann, ai_seats=2)
-    deal = game.state_json
-    game = play(game, ann, on_commit, {"play": 2}, "m1")
-    assert game.version == 3
-    undo_last_move(game=game, user=ann, version=3, key="u1")
+def test_undo_back_to_the_deal(placegame, ann, on_commit) -> None:
+    game = place_game(ann)
+    deal, kept = game.state_json, game.moves.count()
+    game = play(game, ann, on_commit, mark(game, 2), "m1")
+    undo_last_move(game=game, user=ann, version=game.version, key="u1")
     game.refresh_from_db()
-    assert game.state_json == deal and game.to_move == [0] and not game.moves.exists()
+    assert game.state_json == deal and game.to_move == [0] and game.moves.count() == kept
     with pytest.raises(NothingToUndo):
         undo_last_move(game=game, user=ann, version=game.version, key="u2")
 
 
-def test_undo_is_idempotent_and_version_checked(variant, ann, make_user, on_commit) -> None:
-    game = practice_game(variant, ann)
-    game = play(game, ann, on_commit, {"play": 0}, "m1")
-    game = play(game, ann, on_commit, {"play": 0}, "m2")
+def test_undo_is_idempotent_and_version_checked(placegame, ann, make_user, on_commit) -> None:
+    game = place_game(ann)
+    game = play(game, ann, on_commit, mark(game), "m1")
+    game = play(game, ann, on_commit, mark(game), "m2")
     version = game.version
     undo_last_move(game=game, user=ann, version=version, key="u1")
     after = snapshot(game)
@@ -139,6 +163,31 @@ def test_undo_is_idempotent_and_version_checked(variant, ann, make_user, on_comm
     with pytest.raises(NotSeated):
         undo_last_move(game=game, user=make_user(), version=version + 1, key="u1")
     assert snapshot(game) == after
+
+
+def test_undo_refused_past_an_answer_that_revealed_a_hidden_card(variant, ann,
+                                                                 on_commit) -> None:
+    """The AI's answer played a card from its hidden hand: taken back and replayed, the
+    player would know that card.  Refused, nothing changed, no undo button; before the
+    AI has answered the same undo is allowed."""
+    game = practice_game(variant, ann)
+    game = play(game, ann, on_commit, {"play": 0}, "m1")
+    assert game.version == 2  # my card (I knew it) and the AI's (I could not)
+    before = snapshot(game)
+    with pytest.raises(UndoRevealed) as refused:
+        undo_last_move(game=game, user=ann, version=game.version, key="u1")
+    assert refused.value.status_code == 409 and refused.value.code == "undo_revealed"
+    assert "revealed something new" in str(refused.value)
+    assert snapshot(game) == before
+    panel = practice_panel(game, 0)
+    assert panel["can_undo"] is False and panel["undo_blocked"] is True
+    # My own card only: nothing I did not know.
+    submit_action(game=game, user=ann, seat=0, action={"play": 0}, version=2, key="m2")
+    game.refresh_from_db()
+    assert practice_panel(game, 0)["can_undo"] is True
+    undo_last_move(game=game, user=ann, version=3, key="u2")
+    game.refresh_from_db()
+    assert game.moves.count() == 2 and game.to_move == [0]
 
 
 def test_undo_key_of_another_seat_conflicts(variant, ann, on_commit) -> None:
@@ -167,7 +216,10 @@ def test_undo_during_the_ai_turn_takes_its_pending_turn_away(variant, ann) -> No
 def test_undo_refused_in_rated_games_and_games_with_people(variant, ann, bob,
                                                             on_commit) -> None:
     rated = practice_game(variant, ann, rated=True)
-    rated = play(rated, ann, on_commit, {"play": 0}, "m1")
+    # A rated table draws its seat order (ann may not start): the seat is what is refused.
+    seat = next(s.index for s in rated.seats.all() if s.user_id == ann.pk)
+    if rated.to_move == [seat]:
+        rated = play(rated, ann, on_commit, {"play": 0}, "m1")
     before = snapshot(rated)
     with pytest.raises(NotPractice) as refused:
         undo_last_move(game=rated, user=ann, version=rated.version, key="u1")

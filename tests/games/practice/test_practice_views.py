@@ -283,14 +283,21 @@ def test_nouvelle_france_hint_and_undo(nh_variants, ann,
     assert all(m["action"] in legal for m in body["moves"])
     texts = [m["text"] for m in body["moves"]]
     assert all(text and "{" not in text for text in texts), texts
-    with django_capture_on_commit_callbacks(execute=True):
+    # A hinted move that shows nothing new (a Huron skipped, a bonus piece placed) is
+    # taken back; a draw or a Huron peek is not (tests/games/practice/test_undo_reveals.py).
+    hinted = [m["action"] for m in body["moves"]]
+    pure = next((a for a in hinted if a[0] not in ("draw", "huron")), None)
+    with django_capture_on_commit_callbacks(execute=False):  # the AI does not answer yet
         client.post(f"/api/games/{game.pk}/actions/",
-                    {"action": body["moves"][0]["action"], "version": start, "key": "m1"},
+                    {"action": pure or hinted[0], "version": start, "key": "m1"},
                     format="json")
     game.refresh_from_db()
     with django_capture_on_commit_callbacks(execute=True):
         r = client.post(f"/api/games/{game.pk}/undo/", {"version": game.version, "key": "u"},
                         format="json")
+    if pure is None:
+        assert r.status_code == 409 and r.json()["code"] == "undo_revealed", r.content
+        return
     assert r.status_code == 200, r.content
     after = snapshot(game)
     assert after[1:3] == deal[1:3] and after[4] == deal[4]

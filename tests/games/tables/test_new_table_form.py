@@ -175,3 +175,21 @@ def test_a_clock_sent_without_its_fields_has_the_fields_shown_defaults(client, v
     live, correspondence = Game.objects.order_by("pk")
     assert (live.clock_reserve, live.clock_increment) == (600, 5)
     assert correspondence.clock_days == 3
+
+
+def test_a_double_click_opens_one_table(client, variants, ann):
+    """The form's request key: sent twice, one table (the first), also one still waiting
+    for people (it would otherwise count twice against the open-table limit)."""
+    client.force_login(ann)
+    html = client.get(reverse("lobby")).content.decode()
+    key = re.search(r'id="create-table".*?name="key" value="([0-9a-f]{32})"', html,
+                    re.S).group(1)
+    data = {"variant": variants["newhaven", "standard"].pk, "num_players": "2",
+            "seat_2": "open", "clock": "none", "departure_rule": "ai",
+            "takeover_level": "normal", "key": key}
+    first = client.post(reverse("lobby_create"), data)
+    second = client.post(reverse("lobby_create"), data)
+    game = Game.objects.get()
+    assert game.status == Game.Status.OPEN
+    assert first.status_code == second.status_code == 302
+    assert first["Location"] == second["Location"] == reverse("play", args=[game.pk])

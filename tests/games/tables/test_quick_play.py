@@ -3,6 +3,7 @@ against the AI; a visitor is sent to log in and comes back to the choices they m
 
 from __future__ import annotations
 
+import re
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -22,6 +23,8 @@ def both_games(db):
 def quick(client, page="home", **choices):
     data = {"quick-from": page, "quick-game": "newhaven", "quick-num_players": "2",
             "quick-level": "easy"}
+    if "key" in choices:  # the form's request key (not a field of the form: no prefix)
+        data["key"] = choices.pop("key")
     data.update({f"quick-{k}": v for k, v in choices.items()})
     return client.post(reverse("quick_play"), data)
 
@@ -89,3 +92,52 @@ def test_a_visitor_logs_in_and_comes_back_to_their_choices(client, both_games, a
     assert '<option value="nouvellefrance" selected>' in html
     assert '<option value="3" selected>' in html
     assert '<option value="hard" selected>' in html
+
+
+@pytest.mark.parametrize("page", ["home", "lobby"])
+def test_a_double_click_opens_one_game(client, both_games, ann, bob, page):
+    """Each form carries a fresh request key; the same key again (a double click, a
+    retry) lands on the game the first click opened, and a new rendering of the form is
+    a new game.  Another person's key is theirs alone."""
+    client.force_login(ann)
+    html = client.get(reverse(page)).content.decode()
+    key = re.search(r'id="quick-form".*?name="key" value="([0-9a-f]{32})"', html, re.S).group(1)
+    first = quick(client, page, key=key)
+    second = quick(client, page, key=key)
+    game = Game.objects.get()
+    assert first.status_code == second.status_code == 302
+    assert first["Location"] == second["Location"] == reverse("play", args=[game.pk])
+    again = client.get(reverse(page)).content.decode()
+    fresh = re.search(r'id="quick-form".*?name="key" value="([0-9a-f]{32})"', again,
+                      re.S).group(1)
+    assert fresh != key
+    quick(client, page, key=fresh)
+    assert Game.objects.count() == 2
+    client.force_login(bob)
+    quick(client, page, key=key)
+    assert Game.objects.filter(created_by=bob).count() == 1 and Game.objects.count() == 3
+
+
+def test_the_api_and_the_service_take_the_key_too(both_games, ann):
+    from rest_framework.test import APIClient
+
+    from games.core.errors import GameServiceError
+    from games.models import Variant
+    from games.tables.services import create_game
+
+    api = APIClient()
+    api.force_authenticate(ann)
+    variant = Variant.objects.get(game="newhaven", name="standard")
+    body = {"variant": variant.pk, "seats": [{"type": "human"}, {"type": "ai"}], "key": "k1"}
+    first = api.post("/api/games/", body, format="json")
+    second = api.post("/api/games/", body, format="json")
+    assert first.status_code == second.status_code == 201, first.content
+    assert first.json()["id"] == second.json()["id"] and Game.objects.count() == 1
+    seats = [{"type": "human"}, {"type": "ai", "level": "easy"}]
+    again = create_game(creator=ann, variant=variant, seats=seats, key="k1")
+    assert again.pk == first.json()["id"]
+    assert create_game(creator=ann, variant=variant, seats=seats).pk != again.pk
+    assert create_game(creator=ann, variant=variant, seats=seats).pk != again.pk  # no key
+    with pytest.raises(GameServiceError):
+        create_game(creator=ann, variant=variant, seats=seats, key="x" * 65)
+    assert Game.objects.count() == 3
