@@ -36,9 +36,11 @@ helpers), and the placements of a piece on a heightmap are memoised by a bounded
 
 from __future__ import annotations
 
+import sys
+from array import array
 from functools import cache, lru_cache, partial
-from itertools import permutations, product
-from operator import itemgetter
+from itertools import compress, permutations, product
+from operator import getitem, itemgetter
 
 Offset = tuple[int, int, int]
 
@@ -294,7 +296,8 @@ def _scanner(site: Site, kind: PieceKind) -> tuple:
     The outcome of a placement depends only on the heights under its columns, and
     with few levels there are few distinct tuples: the rest level is memoised per
     rotation (``functools.cache`` around the pure ``_rest_level``; at most
-    ``(height_limit + 1) ** columns`` entries).
+    ``(height_limit + 1) ** columns`` entries).  The plain scan, used where the
+    vectorised one (:func:`_vector`) cannot encode a site's heights.
     """
     out = []
     for r, rot in enumerate(kind.rotations):
@@ -314,14 +317,96 @@ def _scan(site: Site, heights: tuple[int, ...], kind: PieceKind, first_only: boo
     return found
 
 
+class _Rests(dict):
+    """Rest level by candidate code (see :func:`_vector`), computed on first sight."""
+
+    __slots__ = ("kind", "limit", "radix", "width")
+
+    def __init__(self, kind: PieceKind, limit: int, radix: int, width: int) -> None:
+        super().__init__()
+        self.kind, self.limit, self.radix, self.width = kind, limit, radix, width
+
+    def __missing__(self, code: int) -> int:
+        r, rest = divmod(code, self.radix**self.width)
+        rot = self.kind.rotations[r]
+        heights = []
+        for _ in rot.columns:
+            rest, h = divmod(rest, self.radix)
+            heights.append(h)
+        base = _rest_level(rot.bottoms, rot.top, rot.stable, self.limit, tuple(heights))
+        self[code] = base
+        return base
+
+
+#: Array type codes by item size (the fields of a candidate code, see ``_vector``).
+_TYPECODES = {array(t).itemsize: t for t in ("Q", "L", "I", "H")}
+
+
+@cache
+def _vector(site: Site, kind: PieceKind) -> tuple | None:
+    """Tables to score every candidate of a piece on a site at once (``None``: too wide).
+
+    Candidate ``c`` (scan order: rotation, then position) has the code
+    ``r * K**W + sum(height[column j] * K**j)`` (``K = height_limit + 1``, ``W`` the
+    most columns of a rotation), which decides its rest level.  All codes are computed
+    together as one integer with a fixed-width field per candidate: the sum, over the
+    site's cells, of a per-cell row (cell at height ``h`` adds ``h * K**j`` to the field
+    of every candidate whose column ``j`` it is), so a scan is ~one big-integer addition
+    per cell, then one dictionary look-up per candidate (no Python loop per candidate).
+    Returns ``(keys, start, rows, size in bytes, type code, code -> rest level)``.
+    """
+    keys: list[tuple[int, int, int]] = []
+    columns: list[tuple[int, ...]] = []
+    for r in range(len(kind.rotations)):
+        for x, y, idx in _candidates(site, kind, r):
+            keys.append((r, x, y))
+            columns.append(idx)
+    if not keys:
+        return None
+    radix = site.height_limit + 1
+    width = max(len(rot.columns) for rot in kind.rotations)
+    bits = (len(kind.rotations) * radix**width - 1).bit_length()
+    size = next((n for n in sorted(_TYPECODES) if 8 * n >= bits), None)
+    if size is None:
+        return None
+    shift = 8 * size
+    start = sum(key[0] * radix**width << (shift * c) for c, key in enumerate(keys))
+    weights = [0] * len(site.cells)
+    for c, idx in enumerate(columns):
+        for j, i in enumerate(idx):
+            weights[i] += radix**j << (shift * c)
+    rows = tuple(tuple(h * w for h in range(radix)) for w in weights)
+    lookup = _Rests(kind, site.height_limit, radix, width).__getitem__
+    return tuple(keys), start, rows, size * len(keys), _TYPECODES[size], lookup
+
+
+def _codes(vector: tuple, heights: tuple[int, ...]) -> array:
+    """The code of every candidate, in scan order."""
+    _keys, start, rows, nbytes, typecode, _lookup = vector
+    codes = array(typecode, sum(map(getitem, rows, heights), start).to_bytes(nbytes, "little"))
+    if _BIG_ENDIAN:
+        codes.byteswap()
+    return codes
+
+
+_BIG_ENDIAN = sys.byteorder == "big"
+
+
 @lru_cache(maxsize=PLACEMENT_CACHE_SIZE)
 def _placements(site: Site, heights: tuple[int, ...], kind: PieceKind) -> dict:
-    return _scan(site, heights, kind, False)
+    vector = _vector(site, kind)
+    if vector is None:
+        return _scan(site, heights, kind, False)
+    bases = list(map(vector[5], _codes(vector, heights)))
+    return dict(compress(zip(vector[0], bases, strict=True), bases))
 
 
 @lru_cache(maxsize=PLACEMENT_CACHE_SIZE)
 def _can_place(site: Site, heights: tuple[int, ...], kind: PieceKind) -> bool:
-    return bool(_scan(site, heights, kind, True))
+    vector = _vector(site, kind)
+    if vector is None:
+        return bool(_scan(site, heights, kind, True))
+    return any(map(vector[5], _codes(vector, heights)))
 
 
 def _getter(idx: tuple[int, ...]):
