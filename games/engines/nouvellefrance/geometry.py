@@ -39,7 +39,7 @@ from __future__ import annotations
 import sys
 from array import array
 from functools import cache, lru_cache, partial
-from itertools import compress, permutations, product
+from itertools import compress, count, permutations, product
 from operator import getitem, itemgetter
 
 Offset = tuple[int, int, int]
@@ -338,6 +338,13 @@ class _Rests(dict):
         return base
 
 
+@cache
+def _rests(kind: PieceKind, height_limit: int) -> _Rests:
+    """The code -> rest level table of a piece, shared by the sites of one height limit."""
+    width = max(len(rot.columns) for rot in kind.rotations)
+    return _Rests(kind, height_limit, height_limit + 1, width)
+
+
 #: Array type codes by item size (the fields of a candidate code, see ``_vector``).
 _TYPECODES = {array(t).itemsize: t for t in ("Q", "L", "I", "H")}
 
@@ -353,7 +360,10 @@ def _vector(site: Site, kind: PieceKind) -> tuple | None:
     site's cells, of a per-cell row (cell at height ``h`` adds ``h * K**j`` to the field
     of every candidate whose column ``j`` it is), so a scan is ~one big-integer addition
     per cell, then one dictionary look-up per candidate (no Python loop per candidate).
-    Returns ``(keys, start, rows, size in bytes, type code, code -> rest level)``.
+    Returns ``(keys, start, rows, size in bytes, type code, code -> rest level, singles,
+    witness)``: ``singles`` gives each candidate's code alone (``(r * K**W, ((cell,
+    K**j), ...))``) and ``witness`` (a one-item list, the only mutable part: a hint, never
+    a result) the candidate that was legal last time ``can_place`` looked.
     """
     keys: list[tuple[int, int, int]] = []
     columns: list[tuple[int, ...]] = []
@@ -376,13 +386,17 @@ def _vector(site: Site, kind: PieceKind) -> tuple | None:
         for j, i in enumerate(idx):
             weights[i] += radix**j << (shift * c)
     rows = tuple(tuple(h * w for h in range(radix)) for w in weights)
-    lookup = _Rests(kind, site.height_limit, radix, width).__getitem__
-    return tuple(keys), start, rows, size * len(keys), _TYPECODES[size], lookup
+    lookup = _rests(kind, site.height_limit).__getitem__
+    singles = tuple(
+        (key[0] * radix**width, tuple((i, radix**j) for j, i in enumerate(idx)))
+        for key, idx in zip(keys, columns, strict=True)
+    )
+    return tuple(keys), start, rows, size * len(keys), _TYPECODES[size], lookup, singles, [0]
 
 
 def _codes(vector: tuple, heights: tuple[int, ...]) -> array:
     """The code of every candidate, in scan order."""
-    _keys, start, rows, nbytes, typecode, _lookup = vector
+    start, rows, nbytes, typecode = vector[1:5]
     codes = array(typecode, sum(map(getitem, rows, heights), start).to_bytes(nbytes, "little"))
     if _BIG_ENDIAN:
         codes.byteswap()
@@ -406,7 +420,18 @@ def _can_place(site: Site, heights: tuple[int, ...], kind: PieceKind) -> bool:
     vector = _vector(site, kind)
     if vector is None:
         return bool(_scan(site, heights, kind, True))
-    return any(map(vector[5], _codes(vector, heights)))
+    lookup, singles, witness = vector[5:]
+    # Most placements leave the last legal candidate legal: try it alone first.
+    code, columns = singles[witness[0]]
+    for i, weight in columns:
+        code += heights[i] * weight
+    if lookup(code):
+        return True
+    found = next(compress(count(), map(lookup, _codes(vector, heights))), None)
+    if found is None:
+        return False
+    witness[0] = found
+    return True
 
 
 def _getter(idx: tuple[int, ...]):
