@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 
 import pytest
 from hypothesis import given, settings
@@ -19,7 +20,7 @@ from nf_helpers import (
     with_cubes,
 )
 
-from games.engines.nouvellefrance.geometry import Site
+from games.engines.nouvellefrance.geometry import Site, _scan, _vector
 from games.engines.nouvellefrance.variant import compile_variant
 from games.engines.protocol import IllegalAction
 
@@ -265,3 +266,55 @@ def test_placements_match_brute_force(site, kind, data) -> None:
             j = site.index[(x + dx, y + dy)]
             # never under (or inside) an existing cube, never above the limit
             assert heights[j] < base + dz <= site.height_limit
+
+
+def _plain_scan(site, heights, kind):
+    """The candidate-by-candidate scan (order included) the packed one must reproduce."""
+    return list(_scan(site, heights, kind, False).items())
+
+
+@settings(max_examples=max(30, settings.default.max_examples), deadline=None)
+@given(
+    site=st.sampled_from((*CV.sites, FLOOR)),
+    kind=st.sampled_from(CV.shapes + CV.bonus),
+    data=st.data(),
+)
+def test_packed_placements_keep_the_scan_order(site, kind, data) -> None:
+    """The order of ``placements`` is the order of ``legal_actions``: rotation, then
+    position, exactly as the plain scan finds them."""
+    heights = tuple(data.draw(st.integers(0, 3)) for _ in site.cells)
+    assert list(site.placements(heights, kind).items()) == _plain_scan(site, heights, kind)
+
+
+@pytest.mark.parametrize("limit", [7, 10**4])
+def test_placements_on_tall_sites_match_brute_force(limit) -> None:
+    """Wider codes (limit 7: 4-byte fields) and codes too wide to pack (limit 10**4: the
+    plain scan) give the same placements."""
+    rng = random.Random(limit)
+    site = Site("tower", "nobody", [(x, y) for x in range(3) for y in range(3)], limit, [], {})
+    assert (_vector(site, SHAPES["plough"]) is None) == (limit > 7)
+    for kind in (SHAPES["plough"], SHAPES["cross"], BONUS["post"]):
+        for _ in range(20):
+            heights = tuple(rng.randrange(min(limit, 20) + 1) for _ in site.cells)
+            assert site.placements(heights, kind) == _brute_force(site, heights, kind)
+            assert list(site.placements(heights, kind).items()) == _plain_scan(
+                site, heights, kind
+            )
+
+
+@settings(max_examples=max(30, settings.default.max_examples), deadline=None)
+@given(
+    site=st.sampled_from((*CV.sites, FLOOR)),
+    kind=st.sampled_from(CV.shapes + CV.bonus),
+    data=st.data(),
+)
+def test_can_place_agrees_with_placements_as_a_site_fills(site, kind, data) -> None:
+    """``can_place`` first tries the candidate that was legal last time: a hint that must
+    never change the answer, whatever the heights were before."""
+    heights = [0] * len(site.cells)
+    for _ in range(data.draw(st.integers(1, 12))):
+        for _ in range(data.draw(st.integers(1, 6))):
+            i = data.draw(st.integers(0, len(site.cells) - 1))
+            heights[i] = min(site.height_limit, heights[i] + data.draw(st.integers(1, 2)))
+        h = tuple(heights)
+        assert site.can_place(h, kind) == bool(site.placements(h, kind))
