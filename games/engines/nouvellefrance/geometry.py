@@ -338,11 +338,62 @@ class _Rests(dict):
         return base
 
 
-@cache
-def _rests(kind: PieceKind, height_limit: int) -> _Rests:
-    """The code -> rest level table of a piece, shared by the sites of one height limit."""
-    width = max(len(rot.columns) for rot in kind.rotations)
-    return _Rests(kind, height_limit, height_limit + 1, width)
+#: The most entries of a complete code -> rest level table (bytes); beyond, a lazy dict.
+REST_TABLE_LIMIT = 1 << 20
+
+_REST_LOOKUPS: dict[tuple, object] = {}
+
+
+def _rest_lookup(kind: PieceKind, height_limit: int):
+    """``code -> rest level`` for a piece (see :func:`_vector`), shared by every site of
+    one height limit and every variant with the same shape.
+
+    A complete table (``bytes``, indexed by code: no hashing) when it is small enough,
+    built from the legal codes only (:func:`_legal_codes`); otherwise a dictionary that
+    computes each code on first sight.
+    """
+    key = (kind.cells, height_limit)
+    lookup = _REST_LOOKUPS.get(key)
+    if lookup is None:
+        radix = height_limit + 1
+        width = max(len(rot.columns) for rot in kind.rotations)
+        size = len(kind.rotations) * radix**width
+        if size <= REST_TABLE_LIMIT and height_limit < 256:
+            table = bytearray(size)
+            for code, base in _legal_codes(kind, height_limit, width):
+                table[code] = base
+            lookup = bytes(table).__getitem__
+        else:
+            lookup = _Rests(kind, height_limit, radix, width).__getitem__
+        _REST_LOOKUPS[key] = lookup
+    return lookup
+
+
+def _legal_codes(kind: PieceKind, height_limit: int, width: int):
+    """Every ``(code, rest level)`` of a legal placement, by construction.
+
+    The piece rests at ``m + 1`` with ``m = max(height - bottom)`` over its columns; for
+    each ``m`` the rest level and the height limit allow and each stable set of resting
+    columns (exactly those with ``height - bottom == m``), the other columns take every
+    height below ``m + bottom``.  Codes not produced are illegal (rest level 0), exactly
+    as :func:`_rest_level` decides.
+    """
+    radix = height_limit + 1
+    for r, rot in enumerate(kind.rotations):
+        n = len(rot.columns)
+        for m in range(height_limit - rot.top):
+            for mask in range(1, 1 << n):
+                if not rot.stable[mask]:
+                    continue
+                choices = [
+                    (m + b,) if mask >> j & 1 else range(m + b)
+                    for j, b in enumerate(rot.bottoms)
+                ]
+                for heights in product(*choices):
+                    code = r * radix**width
+                    for j, h in enumerate(heights):
+                        code += h * radix**j
+                    yield code, m + 1
 
 
 #: Array type codes by item size (the fields of a candidate code, see ``_vector``).
@@ -386,7 +437,7 @@ def _vector(site: Site, kind: PieceKind) -> tuple | None:
         for j, i in enumerate(idx):
             weights[i] += radix**j << (shift * c)
     rows = tuple(tuple(h * w for h in range(radix)) for w in weights)
-    lookup = _rests(kind, site.height_limit).__getitem__
+    lookup = _rest_lookup(kind, site.height_limit)
     singles = tuple(
         (key[0] * radix**width, tuple((i, radix**j) for j, i in enumerate(idx)))
         for key, idx in zip(keys, columns, strict=True)

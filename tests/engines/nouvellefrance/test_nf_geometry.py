@@ -20,7 +20,13 @@ from nf_helpers import (
     with_cubes,
 )
 
-from games.engines.nouvellefrance.geometry import Site, _scan, _vector
+from games.engines.nouvellefrance.geometry import (
+    Site,
+    _rest_level,
+    _rest_lookup,
+    _scan,
+    _vector,
+)
 from games.engines.nouvellefrance.variant import compile_variant
 from games.engines.protocol import IllegalAction
 
@@ -286,13 +292,14 @@ def test_packed_placements_keep_the_scan_order(site, kind, data) -> None:
     assert list(site.placements(heights, kind).items()) == _plain_scan(site, heights, kind)
 
 
-@pytest.mark.parametrize("limit", [7, 10**4])
+@pytest.mark.parametrize("limit", [7, 12, 10**4])
 def test_placements_on_tall_sites_match_brute_force(limit) -> None:
-    """Wider codes (limit 7: 4-byte fields) and codes too wide to pack (limit 10**4: the
-    plain scan) give the same placements."""
+    """Wider codes (limit 7: 4-byte fields), a rest table too big to build whole (limit
+    12: computed code by code) and codes too wide to pack (limit 10**4: the plain scan)
+    give the same placements."""
     rng = random.Random(limit)
     site = Site("tower", "nobody", [(x, y) for x in range(3) for y in range(3)], limit, [], {})
-    assert (_vector(site, SHAPES["plough"]) is None) == (limit > 7)
+    assert (_vector(site, SHAPES["plough"]) is None) == (limit > 12)
     for kind in (SHAPES["plough"], SHAPES["cross"], BONUS["post"]):
         for _ in range(20):
             heights = tuple(rng.randrange(min(limit, 20) + 1) for _ in site.cells)
@@ -318,3 +325,18 @@ def test_can_place_agrees_with_placements_as_a_site_fills(site, kind, data) -> N
             heights[i] = min(site.height_limit, heights[i] + data.draw(st.integers(1, 2)))
         h = tuple(heights)
         assert site.can_place(h, kind) == bool(site.placements(h, kind))
+
+
+def test_rest_tables_built_from_the_legal_codes_equal_the_rule() -> None:
+    """The complete tables list only the legal codes (by construction, per resting set):
+    every code agrees with ``_rest_level`` on those column heights."""
+    limit = 3
+    radix = limit + 1
+    for kind in (*CV.shapes, *CV.bonus):
+        lookup = _rest_lookup(kind, limit)
+        width = max(len(rot.columns) for rot in kind.rotations)
+        for r, rot in enumerate(kind.rotations):
+            for heights in itertools.product(range(radix), repeat=len(rot.columns)):
+                code = r * radix**width + sum(h * radix**j for j, h in enumerate(heights))
+                expected = _rest_level(rot.bottoms, rot.top, rot.stable, limit, heights)
+                assert lookup(code) == expected, (kind.name, r, heights)
