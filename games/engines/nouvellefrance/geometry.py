@@ -341,11 +341,11 @@ class _Rests(dict):
 #: The most entries of a complete code -> rest level table (bytes); beyond, a lazy dict.
 REST_TABLE_LIMIT = 1 << 20
 
-_REST_LOOKUPS: dict[tuple, object] = {}
+_REST_TABLES: dict[tuple, bytes | _Rests] = {}
 
 
-def _rest_lookup(kind: PieceKind, height_limit: int):
-    """``code -> rest level`` for a piece (see :func:`_vector`), shared by every site of
+def _rest_table(kind: PieceKind, height_limit: int) -> bytes | _Rests:
+    """``table[code]``: the rest level for a piece (see :func:`_vector`), shared by every site of
     one height limit and every variant with the same shape.
 
     A complete table (``bytes``, indexed by code: no hashing) when it is small enough,
@@ -353,20 +353,20 @@ def _rest_lookup(kind: PieceKind, height_limit: int):
     computes each code on first sight.
     """
     key = (kind.cells, height_limit)
-    lookup = _REST_LOOKUPS.get(key)
-    if lookup is None:
+    table = _REST_TABLES.get(key)
+    if table is None:
         radix = height_limit + 1
         width = max(len(rot.columns) for rot in kind.rotations)
         size = len(kind.rotations) * radix**width
         if size <= REST_TABLE_LIMIT and height_limit < 256:
-            table = bytearray(size)
+            built = bytearray(size)
             for code, base in _legal_codes(kind, height_limit, width):
-                table[code] = base
-            lookup = bytes(table).__getitem__
+                built[code] = base
+            table = bytes(built)
         else:
-            lookup = _Rests(kind, height_limit, radix, width).__getitem__
-        _REST_LOOKUPS[key] = lookup
-    return lookup
+            table = _Rests(kind, height_limit, radix, width)
+        _REST_TABLES[key] = table
+    return table
 
 
 def _legal_codes(kind: PieceKind, height_limit: int, width: int):
@@ -410,8 +410,8 @@ def _vector(site: Site, kind: PieceKind) -> tuple | None:
     together as one integer with a fixed-width field per candidate: the sum, over the
     site's cells, of a per-cell row (cell at height ``h`` adds ``h * K**j`` to the field
     of every candidate whose column ``j`` it is), so a scan is ~one big-integer addition
-    per cell, then one dictionary look-up per candidate (no Python loop per candidate).
-    Returns ``(keys, start, rows, size in bytes, type code, code -> rest level, singles,
+    per cell, then one gather from the rest table (no Python loop per candidate).
+    Returns ``(keys, start, rows, size in bytes, type code, rest table, singles,
     witness)``: ``singles`` gives each candidate's code alone (``(r * K**W, ((cell,
     K**j), ...))``) and ``witness`` (a one-item list, the only mutable part: a hint, never
     a result) the candidate that was legal last time ``can_place`` looked.
@@ -437,18 +437,20 @@ def _vector(site: Site, kind: PieceKind) -> tuple | None:
         for j, i in enumerate(idx):
             weights[i] += radix**j << (shift * c)
     rows = tuple(tuple(h * w for h in range(radix)) for w in weights)
-    lookup = _rest_lookup(kind, site.height_limit)
+    table = _rest_table(kind, site.height_limit)
     singles = tuple(
         (key[0] * radix**width, tuple((i, radix**j) for j, i in enumerate(idx)))
         for key, idx in zip(keys, columns, strict=True)
     )
-    return tuple(keys), start, rows, size * len(keys), _TYPECODES[size], lookup, singles, [0]
+    return tuple(keys), start, rows, size * len(keys), _TYPECODES[size], table, singles, [0]
 
 
 def _codes(vector: tuple, heights: tuple[int, ...]) -> array:
     """The code of every candidate, in scan order."""
     start, rows, nbytes, typecode = vector[1:5]
-    codes = array(typecode, sum(map(getitem, rows, heights), start).to_bytes(nbytes, "little"))
+    # Only the cells with cubes add something (adding 0 would still copy the integer).
+    code = sum(compress(map(getitem, rows, heights), heights), start)
+    codes = array(typecode, code.to_bytes(nbytes, "little"))
     if _BIG_ENDIAN:
         codes.byteswap()
     return codes
@@ -457,12 +459,20 @@ def _codes(vector: tuple, heights: tuple[int, ...]) -> array:
 _BIG_ENDIAN = sys.byteorder == "big"
 
 
+def _bases(vector: tuple, heights: tuple[int, ...]) -> tuple[int, ...]:
+    """The rest level (0: illegal) of every candidate, in scan order (one C gather)."""
+    codes = _codes(vector, heights)
+    if len(codes) == 1:
+        return (vector[5][codes[0]],)
+    return itemgetter(*codes)(vector[5])
+
+
 @lru_cache(maxsize=PLACEMENT_CACHE_SIZE)
 def _placements(site: Site, heights: tuple[int, ...], kind: PieceKind) -> dict:
     vector = _vector(site, kind)
     if vector is None:
         return _scan(site, heights, kind, False)
-    bases = list(map(vector[5], _codes(vector, heights)))
+    bases = _bases(vector, heights)
     return dict(compress(zip(vector[0], bases, strict=True), bases))
 
 
@@ -471,14 +481,14 @@ def _can_place(site: Site, heights: tuple[int, ...], kind: PieceKind) -> bool:
     vector = _vector(site, kind)
     if vector is None:
         return bool(_scan(site, heights, kind, True))
-    lookup, singles, witness = vector[5:]
+    table, singles, witness = vector[5:]
     # Most placements leave the last legal candidate legal: try it alone first.
     code, columns = singles[witness[0]]
     for i, weight in columns:
         code += heights[i] * weight
-    if lookup(code):
+    if table[code]:
         return True
-    found = next(compress(count(), map(lookup, _codes(vector, heights))), None)
+    found = next(compress(count(), _bases(vector, heights)), None)
     if found is None:
         return False
     witness[0] = found

@@ -23,7 +23,7 @@ from nf_helpers import (
 from games.engines.nouvellefrance.geometry import (
     Site,
     _rest_level,
-    _rest_lookup,
+    _rest_table,
     _scan,
     _vector,
 )
@@ -333,10 +333,10 @@ def test_rest_tables_built_from_the_legal_codes_equal_the_rule() -> None:
     limit = 3
     radix = limit + 1
     for kind in (*CV.shapes, *CV.bonus):
-        lookup = _rest_lookup(kind, limit)
+        table = _rest_table(kind, limit)
         width = max(len(rot.columns) for rot in kind.rotations)
         for r, rot in enumerate(kind.rotations):
             for heights in itertools.product(range(radix), repeat=len(rot.columns)):
                 code = r * radix**width + sum(h * radix**j for j, h in enumerate(heights))
                 expected = _rest_level(rot.bottoms, rot.top, rot.stable, limit, heights)
-                assert lookup(code) == expected, (kind.name, r, heights)
+                assert table[code] == expected, (kind.name, r, heights)
