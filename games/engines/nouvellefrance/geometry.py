@@ -245,6 +245,29 @@ class Site:
         """Legal placements ``{(rotation, x, y): base level}`` on this heightmap (cached)."""
         return _placements(self, heights, kind)
 
+    def candidate_keys(self, kind: PieceKind) -> tuple[tuple[int, int, int], ...] | None:
+        """Every candidate ``(rotation, x, y)`` in scan order; ``None`` where placements
+        are found by the plain scan (codes too wide to pack, or no candidate at all)."""
+        vector = _vector(self, kind)
+        return None if vector is None else vector[0]
+
+    def legal_bases(self, heights: tuple[int, ...], kind: PieceKind) -> tuple[int, ...] | None:
+        """The rest level of every candidate (``candidate_keys`` order, 0: illegal);
+        ``None`` when ``candidate_keys`` is (cached).  ``placements`` keeps the legal ones."""
+        return _legal_bases(self, heights, kind)
+
+    def rest_at(
+        self, heights: tuple[int, ...], kind: PieceKind, key: tuple[int, int, int]
+    ) -> int | None:
+        """``placements(heights, kind).get(key)`` without building the dictionary."""
+        index = _key_index(self, kind)
+        if index is None:
+            return _placements(self, heights, kind).get(key)
+        c = index.get(key)
+        if c is None:
+            return None
+        return _legal_bases(self, heights, kind)[c] or None  # type: ignore[index]
+
     def can_place(self, heights: tuple[int, ...], kind: PieceKind) -> bool:
         """Whether any legal placement exists (stops at the first one; cached)."""
         return _can_place(self, heights, kind)
@@ -467,12 +490,25 @@ def _bases(vector: tuple, heights: tuple[int, ...]) -> tuple[int, ...]:
     return itemgetter(*codes)(vector[5])
 
 
+@cache
+def _key_index(site: Site, kind: PieceKind) -> dict[tuple[int, int, int], int] | None:
+    """Candidate ``(rotation, x, y)`` -> its index in scan order (``None``: plain scan)."""
+    vector = _vector(site, kind)
+    return None if vector is None else {key: c for c, key in enumerate(vector[0])}
+
+
+@lru_cache(maxsize=PLACEMENT_CACHE_SIZE)
+def _legal_bases(site: Site, heights: tuple[int, ...], kind: PieceKind) -> tuple[int, ...] | None:
+    vector = _vector(site, kind)
+    return None if vector is None else _bases(vector, heights)
+
+
 @lru_cache(maxsize=PLACEMENT_CACHE_SIZE)
 def _placements(site: Site, heights: tuple[int, ...], kind: PieceKind) -> dict:
     vector = _vector(site, kind)
     if vector is None:
         return _scan(site, heights, kind, False)
-    bases = _bases(vector, heights)
+    bases = _legal_bases(site, heights, kind)
     return dict(compress(zip(vector[0], bases, strict=True), bases))
 
 

@@ -289,7 +289,13 @@ def test_packed_placements_keep_the_scan_order(site, kind, data) -> None:
     """The order of ``placements`` is the order of ``legal_actions``: rotation, then
     position, exactly as the plain scan finds them."""
     heights = tuple(data.draw(st.integers(0, 3)) for _ in site.cells)
-    assert list(site.placements(heights, kind).items()) == _plain_scan(site, heights, kind)
+    found = site.placements(heights, kind)
+    assert list(found.items()) == _plain_scan(site, heights, kind)
+    keys = site.candidate_keys(kind)
+    bases = site.legal_bases(heights, kind)
+    assert [(k, b) for k, b in zip(keys, bases, strict=True) if b] == list(found.items())
+    for key in (*keys, (0, -9, -9)):
+        assert site.rest_at(heights, kind, key) == found.get(key)
 
 
 @pytest.mark.parametrize("limit", [7, 12, 10**4])
