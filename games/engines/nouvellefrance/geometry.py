@@ -524,7 +524,7 @@ def _can_place(site: Site, heights: tuple[int, ...], kind: PieceKind) -> bool:
         code += heights[i] * weight
     if table[code]:
         return True
-    found = next(compress(count(), _bases(vector, heights)), None)
+    found = next(compress(count(), _legal_bases(site, heights, kind)), None)  # type: ignore[arg-type]
     if found is None:
         return False
     witness[0] = found
