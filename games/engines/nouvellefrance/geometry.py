@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import sys
 from array import array
+from collections.abc import Sequence
 from functools import cache, lru_cache, partial
 from itertools import compress, count, permutations, product
 from operator import getitem, itemgetter
@@ -251,7 +252,7 @@ class Site:
         vector = _vector(self, kind)
         return None if vector is None else vector[0]
 
-    def legal_bases(self, heights: tuple[int, ...], kind: PieceKind) -> tuple[int, ...] | None:
+    def legal_bases(self, heights: tuple[int, ...], kind: PieceKind) -> Sequence[int] | None:
         """The rest level of every candidate (``candidate_keys`` order, 0: illegal);
         ``None`` when ``candidate_keys`` is (cached).  ``placements`` keeps the legal ones."""
         return _legal_bases(self, heights, kind)
@@ -482,12 +483,13 @@ def _codes(vector: tuple, heights: tuple[int, ...]) -> array:
 _BIG_ENDIAN = sys.byteorder == "big"
 
 
-def _bases(vector: tuple, heights: tuple[int, ...]) -> tuple[int, ...]:
-    """The rest level (0: illegal) of every candidate, in scan order (one C gather)."""
+def _bases(vector: tuple, heights: tuple[int, ...]) -> Sequence[int]:
+    """The rest level (0: illegal) of every candidate, in scan order (one C gather);
+    ``bytes`` from a complete table (an eighth of a tuple's memory in the caches)."""
     codes = _codes(vector, heights)
-    if len(codes) == 1:
-        return (vector[5][codes[0]],)
-    return itemgetter(*codes)(vector[5])
+    table = vector[5]
+    found = (table[codes[0]],) if len(codes) == 1 else itemgetter(*codes)(table)
+    return bytes(found) if type(table) is bytes else found
 
 
 @cache
@@ -498,7 +500,7 @@ def _key_index(site: Site, kind: PieceKind) -> dict[tuple[int, int, int], int] |
 
 
 @lru_cache(maxsize=PLACEMENT_CACHE_SIZE)
-def _legal_bases(site: Site, heights: tuple[int, ...], kind: PieceKind) -> tuple[int, ...] | None:
+def _legal_bases(site: Site, heights: tuple[int, ...], kind: PieceKind) -> Sequence[int] | None:
     vector = _vector(site, kind)
     return None if vector is None else _bases(vector, heights)
 
