@@ -346,3 +346,15 @@ def test_rest_tables_built_from_the_legal_codes_equal_the_rule() -> None:
                 code = r * radix**width + sum(h * radix**j for j, h in enumerate(heights))
                 expected = _rest_level(rot.bottoms, rot.top, rot.stable, limit, heights)
                 assert table[code] == expected, (kind.name, r, heights)
+
+
+def test_a_site_too_small_for_a_piece_has_no_candidates() -> None:
+    """No position at all (the plain scan's empty answer) and a single one (one code)."""
+    dot = Site("dot", "nobody", [(0, 0)], 3, [], {})
+    cross, peg = SHAPES["cross"], BONUS["peg"]
+    assert dot.candidate_keys(cross) is None and dot.legal_bases((0,), cross) is None
+    assert dot.placements((0,), cross) == {} and not dot.can_place((0,), cross)
+    assert dot.rest_at((0,), cross, (0, 0, 0)) is None
+    assert dot.placements((0,), peg) == {(0, 0, 0): 1} and dot.can_place((0,), peg)
+    assert dot.placements((3,), peg) == {} and not dot.can_place((3,), peg)
+    assert dot.rest_at((2,), peg, (0, 0, 0)) == 3
