@@ -32,6 +32,17 @@ Caching is the standard library's only: the per-rotation stability table and the
 per-site candidate positions are computed once (``functools.cache`` on pure
 helpers), and the placements of a piece on a heightmap are memoised by a bounded
 ``functools.lru_cache``.
+
+Speed (the hot path of every search): a heightmap is scored for all candidate
+positions of all rotations at once (:func:`_vector`): each candidate's column heights
+are packed into one integer code, all codes are one big-integer sum of per-cell rows,
+and a complete ``bytes`` table per shape and height limit, built from the legal codes
+only (:func:`_legal_codes`), turns a code into the rest level by indexing (one C-level
+gather).  ``Site.legal_bases`` keeps those levels in scan order, and the ``place``
+actions are prebuilt per candidate and kept with ``itertools.compress``
+(``rules._actions``).  The order is always the scan's: rotation, then position.
+Nothing of this lives in a state; ``can_place``'s remembered last legal candidate
+(``witness``) is only a hint tried first, never an answer.
 """
 
 from __future__ import annotations
