@@ -32,13 +32,27 @@ Caching is the standard library's only: the per-rotation stability table and the
 per-site candidate positions are computed once (``functools.cache`` on pure
 helpers), and the placements of a piece on a heightmap are memoised by a bounded
 ``functools.lru_cache``.
+
+Speed (the hot path of every search): a heightmap is scored for all candidate
+positions of all rotations at once (:func:`_vector`): each candidate's column heights
+are packed into one integer code, all codes are one big-integer sum of per-cell rows,
+and a complete ``bytes`` table per shape and height limit, built from the legal codes
+only (:func:`_legal_codes`), turns a code into the rest level by indexing (one C-level
+gather).  ``Site.legal_bases`` keeps those levels in scan order, and the ``place``
+actions are prebuilt per candidate and kept with ``itertools.compress``
+(``rules._actions``).  The order is always the scan's: rotation, then position.
+Nothing of this lives in a state; ``can_place``'s remembered last legal candidate
+(``witness``) is only a hint tried first, never an answer.
 """
 
 from __future__ import annotations
 
+import sys
+from array import array
+from collections.abc import Sequence
 from functools import cache, lru_cache, partial
-from itertools import permutations, product
-from operator import itemgetter
+from itertools import compress, count, permutations, product
+from operator import getitem, itemgetter
 
 Offset = tuple[int, int, int]
 
@@ -243,6 +257,29 @@ class Site:
         """Legal placements ``{(rotation, x, y): base level}`` on this heightmap (cached)."""
         return _placements(self, heights, kind)
 
+    def candidate_keys(self, kind: PieceKind) -> tuple[tuple[int, int, int], ...] | None:
+        """Every candidate ``(rotation, x, y)`` in scan order; ``None`` where placements
+        are found by the plain scan (codes too wide to pack, or no candidate at all)."""
+        vector = _vector(self, kind)
+        return None if vector is None else vector[0]
+
+    def legal_bases(self, heights: tuple[int, ...], kind: PieceKind) -> Sequence[int] | None:
+        """The rest level of every candidate (``candidate_keys`` order, 0: illegal);
+        ``None`` when ``candidate_keys`` is (cached).  ``placements`` keeps the legal ones."""
+        return _legal_bases(self, heights, kind)
+
+    def rest_at(
+        self, heights: tuple[int, ...], kind: PieceKind, key: tuple[int, int, int]
+    ) -> int | None:
+        """``placements(heights, kind).get(key)`` without building the dictionary."""
+        index = _key_index(self, kind)
+        if index is None:
+            return _placements(self, heights, kind).get(key)
+        c = index.get(key)
+        if c is None:
+            return None
+        return _legal_bases(self, heights, kind)[c] or None  # type: ignore[index]
+
     def can_place(self, heights: tuple[int, ...], kind: PieceKind) -> bool:
         """Whether any legal placement exists (stops at the first one; cached)."""
         return _can_place(self, heights, kind)
@@ -294,7 +331,8 @@ def _scanner(site: Site, kind: PieceKind) -> tuple:
     The outcome of a placement depends only on the heights under its columns, and
     with few levels there are few distinct tuples: the rest level is memoised per
     rotation (``functools.cache`` around the pure ``_rest_level``; at most
-    ``(height_limit + 1) ** columns`` entries).
+    ``(height_limit + 1) ** columns`` entries).  The plain scan, used where the
+    vectorised one (:func:`_vector`) cannot encode a site's heights.
     """
     out = []
     for r, rot in enumerate(kind.rotations):
@@ -314,14 +352,196 @@ def _scan(site: Site, heights: tuple[int, ...], kind: PieceKind, first_only: boo
     return found
 
 
+class _Rests(dict):
+    """Rest level by candidate code (see :func:`_vector`), computed on first sight."""
+
+    __slots__ = ("kind", "limit", "radix", "width")
+
+    def __init__(self, kind: PieceKind, limit: int, radix: int, width: int) -> None:
+        super().__init__()
+        self.kind, self.limit, self.radix, self.width = kind, limit, radix, width
+
+    def __missing__(self, code: int) -> int:
+        r, rest = divmod(code, self.radix**self.width)
+        rot = self.kind.rotations[r]
+        heights = []
+        for _ in rot.columns:
+            rest, h = divmod(rest, self.radix)
+            heights.append(h)
+        base = _rest_level(rot.bottoms, rot.top, rot.stable, self.limit, tuple(heights))
+        self[code] = base
+        return base
+
+
+#: The most entries of a complete code -> rest level table (bytes); beyond, a lazy dict.
+REST_TABLE_LIMIT = 1 << 20
+
+_REST_TABLES: dict[tuple, bytes | _Rests] = {}
+
+
+def _rest_table(kind: PieceKind, height_limit: int) -> bytes | _Rests:
+    """``table[code]``: the rest level for a piece (see :func:`_vector`), shared by every site of
+    one height limit and every variant with the same shape.
+
+    A complete table (``bytes``, indexed by code: no hashing) when it is small enough,
+    built from the legal codes only (:func:`_legal_codes`); otherwise a dictionary that
+    computes each code on first sight.
+    """
+    key = (kind.cells, height_limit)
+    table = _REST_TABLES.get(key)
+    if table is None:
+        radix = height_limit + 1
+        width = max(len(rot.columns) for rot in kind.rotations)
+        size = len(kind.rotations) * radix**width
+        if size <= REST_TABLE_LIMIT and height_limit < 256:
+            built = bytearray(size)
+            for code, base in _legal_codes(kind, height_limit, width):
+                built[code] = base
+            table = bytes(built)
+        else:
+            table = _Rests(kind, height_limit, radix, width)
+        _REST_TABLES[key] = table
+    return table
+
+
+def _legal_codes(kind: PieceKind, height_limit: int, width: int):
+    """Every ``(code, rest level)`` of a legal placement, by construction.
+
+    The piece rests at ``m + 1`` with ``m = max(height - bottom)`` over its columns; for
+    each ``m`` the rest level and the height limit allow and each stable set of resting
+    columns (exactly those with ``height - bottom == m``), the other columns take every
+    height below ``m + bottom``.  Codes not produced are illegal (rest level 0), exactly
+    as :func:`_rest_level` decides.
+    """
+    radix = height_limit + 1
+    for r, rot in enumerate(kind.rotations):
+        n = len(rot.columns)
+        for m in range(height_limit - rot.top):
+            for mask in range(1, 1 << n):
+                if not rot.stable[mask]:
+                    continue
+                choices = [
+                    (m + b,) if mask >> j & 1 else range(m + b)
+                    for j, b in enumerate(rot.bottoms)
+                ]
+                for heights in product(*choices):
+                    code = r * radix**width
+                    for j, h in enumerate(heights):
+                        code += h * radix**j
+                    yield code, m + 1
+
+
+#: Array type codes by item size (the fields of a candidate code, see ``_vector``).
+_TYPECODES = {array(t).itemsize: t for t in ("Q", "L", "I", "H")}
+
+
+@cache
+def _vector(site: Site, kind: PieceKind) -> tuple | None:
+    """Tables to score every candidate of a piece on a site at once (``None``: too wide).
+
+    Candidate ``c`` (scan order: rotation, then position) has the code
+    ``r * K**W + sum(height[column j] * K**j)`` (``K = height_limit + 1``, ``W`` the
+    most columns of a rotation), which decides its rest level.  All codes are computed
+    together as one integer with a fixed-width field per candidate: the sum, over the
+    site's cells, of a per-cell row (cell at height ``h`` adds ``h * K**j`` to the field
+    of every candidate whose column ``j`` it is), so a scan is ~one big-integer addition
+    per cell, then one gather from the rest table (no Python loop per candidate).
+    Returns ``(keys, start, rows, size in bytes, type code, rest table, singles,
+    witness)``: ``singles`` gives each candidate's code alone (``(r * K**W, ((cell,
+    K**j), ...))``) and ``witness`` (a one-item list, the only mutable part: a hint, never
+    a result) the candidate that was legal last time ``can_place`` looked.
+    """
+    keys: list[tuple[int, int, int]] = []
+    columns: list[tuple[int, ...]] = []
+    for r in range(len(kind.rotations)):
+        for x, y, idx in _candidates(site, kind, r):
+            keys.append((r, x, y))
+            columns.append(idx)
+    if not keys:
+        return None
+    radix = site.height_limit + 1
+    width = max(len(rot.columns) for rot in kind.rotations)
+    bits = (len(kind.rotations) * radix**width - 1).bit_length()
+    size = next((n for n in sorted(_TYPECODES) if 8 * n >= bits), None)
+    if size is None:
+        return None
+    shift = 8 * size
+    start = sum(key[0] * radix**width << (shift * c) for c, key in enumerate(keys))
+    weights = [0] * len(site.cells)
+    for c, idx in enumerate(columns):
+        for j, i in enumerate(idx):
+            weights[i] += radix**j << (shift * c)
+    rows = tuple(tuple(h * w for h in range(radix)) for w in weights)
+    table = _rest_table(kind, site.height_limit)
+    singles = tuple(
+        (key[0] * radix**width, tuple((i, radix**j) for j, i in enumerate(idx)))
+        for key, idx in zip(keys, columns, strict=True)
+    )
+    return tuple(keys), start, rows, size * len(keys), _TYPECODES[size], table, singles, [0]
+
+
+def _codes(vector: tuple, heights: tuple[int, ...]) -> array:
+    """The code of every candidate, in scan order."""
+    start, rows, nbytes, typecode = vector[1:5]
+    # Only the cells with cubes add something (adding 0 would still copy the integer).
+    code = sum(compress(map(getitem, rows, heights), heights), start)
+    codes = array(typecode, code.to_bytes(nbytes, "little"))
+    if _BIG_ENDIAN:
+        codes.byteswap()
+    return codes
+
+
+_BIG_ENDIAN = sys.byteorder == "big"
+
+
+def _bases(vector: tuple, heights: tuple[int, ...]) -> Sequence[int]:
+    """The rest level (0: illegal) of every candidate, in scan order (one C gather);
+    ``bytes`` from a complete table (an eighth of a tuple's memory in the caches)."""
+    codes = _codes(vector, heights)
+    table = vector[5]
+    found = (table[codes[0]],) if len(codes) == 1 else itemgetter(*codes)(table)
+    return bytes(found) if type(table) is bytes else found
+
+
+@cache
+def _key_index(site: Site, kind: PieceKind) -> dict[tuple[int, int, int], int] | None:
+    """Candidate ``(rotation, x, y)`` -> its index in scan order (``None``: plain scan)."""
+    vector = _vector(site, kind)
+    return None if vector is None else {key: c for c, key in enumerate(vector[0])}
+
+
+@lru_cache(maxsize=PLACEMENT_CACHE_SIZE)
+def _legal_bases(site: Site, heights: tuple[int, ...], kind: PieceKind) -> Sequence[int] | None:
+    vector = _vector(site, kind)
+    return None if vector is None else _bases(vector, heights)
+
+
 @lru_cache(maxsize=PLACEMENT_CACHE_SIZE)
 def _placements(site: Site, heights: tuple[int, ...], kind: PieceKind) -> dict:
-    return _scan(site, heights, kind, False)
+    vector = _vector(site, kind)
+    if vector is None:
+        return _scan(site, heights, kind, False)
+    bases = _legal_bases(site, heights, kind)
+    return dict(compress(zip(vector[0], bases, strict=True), bases))
 
 
 @lru_cache(maxsize=PLACEMENT_CACHE_SIZE)
 def _can_place(site: Site, heights: tuple[int, ...], kind: PieceKind) -> bool:
-    return bool(_scan(site, heights, kind, True))
+    vector = _vector(site, kind)
+    if vector is None:
+        return bool(_scan(site, heights, kind, True))
+    table, singles, witness = vector[5:]
+    # Most placements leave the last legal candidate legal: try it alone first.
+    code, columns = singles[witness[0]]
+    for i, weight in columns:
+        code += heights[i] * weight
+    if table[code]:
+        return True
+    found = next(compress(count(), _legal_bases(site, heights, kind)), None)  # type: ignore[arg-type]
+    if found is None:
+        return False
+    witness[0] = found
+    return True
 
 
 def _getter(idx: tuple[int, ...]):

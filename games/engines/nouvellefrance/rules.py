@@ -54,10 +54,11 @@ German rulebook differ, see the package docstring):
 from __future__ import annotations
 
 import random
-from itertools import permutations
+from functools import cache
+from itertools import chain, compress, permutations
 
 from ..protocol import IllegalAction
-from .geometry import PieceKind
+from .geometry import PieceKind, Site
 from .state import BONUS_EXPIRED, BONUS_READY, BONUS_USED, SNOWFLAKE, State
 from .variant import Compiled
 
@@ -191,20 +192,37 @@ def placements(s: State, kind: PieceKind, colours: tuple[int, ...]) -> list[tupl
 
 
 def _actions(s: State, prefix: tuple, kind: PieceKind, colours: tuple[int, ...]) -> list[tuple]:
-    """``(*prefix, site name, orientation, x, y)`` for every legal placement (hot path)."""
-    by_rot = kind.orientations_by_rotation(colours)
+    """``(*prefix, site name, orientation, x, y)`` for every legal placement (hot path).
+
+    Each candidate's actions are built once (:func:`_candidate_actions`); a call keeps
+    those of the legal candidates (``Site.legal_bases``), in scan order, without making
+    a tuple.
+    """
     out: list[tuple] = []
-    tag = prefix[0]
     for i, site in enumerate(s.compiled.sites):
-        name = site.name
+        bases = site.legal_bases(s.heights[i], kind)
+        if bases is not None:
+            out += chain.from_iterable(
+                compress(_candidate_actions(site, kind, colours, prefix), bases)
+            )
+            continue
+        by_rot = kind.orientations_by_rotation(colours)
         found = site.placements(s.heights[i], kind)
-        # Tuples spelled out, not unpacked from ``prefix``: a third faster on this path.
-        if len(prefix) == 1:
-            out += [(tag, name, o, x, y) for (r, x, y) in found for o in by_rot[r]]
-        else:
-            piece = prefix[1]
-            out += [(tag, piece, name, o, x, y) for (r, x, y) in found for o in by_rot[r]]
+        out += [(*prefix, site.name, o, x, y) for (r, x, y) in found for o in by_rot[r]]
     return out
+
+
+@cache
+def _candidate_actions(
+    site: Site, kind: PieceKind, colours: tuple[int, ...], prefix: tuple
+) -> tuple[tuple[tuple, ...], ...]:
+    """Per candidate of ``site.candidate_keys(kind)``: its actions, one per orientation."""
+    by_rot = kind.orientations_by_rotation(colours)
+    name = site.name
+    return tuple(
+        tuple((*prefix, name, o, x, y) for o in by_rot[r])
+        for r, x, y in site.candidate_keys(kind)  # type: ignore[union-attr]
+    )
 
 
 def pending_piece(s: State) -> tuple[PieceKind, tuple[int, ...]] | None:
@@ -617,7 +635,7 @@ def locate(
         raise IllegalAction(f"The {kind.name} has orientations 0..{len(orients) - 1}.")
     rot, cubes = orients[o]  # type: ignore[index]
     site = cv.sites[site_i]
-    base = site.placements(s.heights[site_i], kind).get((rot, x, y))
+    base = site.rest_at(s.heights[site_i], kind, (rot, x, y))
     if base is None:
         raise IllegalAction(
             f"The {kind.name} cannot go there on the {site.name}: it must lie over the "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 
 import pytest
 from hypothesis import given, settings
@@ -19,7 +20,13 @@ from nf_helpers import (
     with_cubes,
 )
 
-from games.engines.nouvellefrance.geometry import Site
+from games.engines.nouvellefrance.geometry import (
+    Site,
+    _rest_level,
+    _rest_table,
+    _scan,
+    _vector,
+)
 from games.engines.nouvellefrance.variant import compile_variant
 from games.engines.protocol import IllegalAction
 
@@ -265,3 +272,89 @@ def test_placements_match_brute_force(site, kind, data) -> None:
             j = site.index[(x + dx, y + dy)]
             # never under (or inside) an existing cube, never above the limit
             assert heights[j] < base + dz <= site.height_limit
+
+
+def _plain_scan(site, heights, kind):
+    """The candidate-by-candidate scan (order included) the packed one must reproduce."""
+    return list(_scan(site, heights, kind, False).items())
+
+
+@settings(max_examples=max(30, settings.default.max_examples), deadline=None)
+@given(
+    site=st.sampled_from((*CV.sites, FLOOR)),
+    kind=st.sampled_from(CV.shapes + CV.bonus),
+    data=st.data(),
+)
+def test_packed_placements_keep_the_scan_order(site, kind, data) -> None:
+    """The order of ``placements`` is the order of ``legal_actions``: rotation, then
+    position, exactly as the plain scan finds them."""
+    heights = tuple(data.draw(st.integers(0, 3)) for _ in site.cells)
+    found = site.placements(heights, kind)
+    assert list(found.items()) == _plain_scan(site, heights, kind)
+    keys = site.candidate_keys(kind)
+    bases = site.legal_bases(heights, kind)
+    assert [(k, b) for k, b in zip(keys, bases, strict=True) if b] == list(found.items())
+    for key in (*keys, (0, -9, -9)):
+        assert site.rest_at(heights, kind, key) == found.get(key)
+
+
+@pytest.mark.parametrize("limit", [7, 12, 10**4])
+def test_placements_on_tall_sites_match_brute_force(limit) -> None:
+    """Wider codes (limit 7: 4-byte fields), a rest table too big to build whole (limit
+    12: computed code by code) and codes too wide to pack (limit 10**4: the plain scan)
+    give the same placements."""
+    rng = random.Random(limit)
+    site = Site("tower", "nobody", [(x, y) for x in range(3) for y in range(3)], limit, [], {})
+    assert (_vector(site, SHAPES["plough"]) is None) == (limit > 12)
+    for kind in (SHAPES["plough"], SHAPES["cross"], BONUS["post"]):
+        for _ in range(20):
+            heights = tuple(rng.randrange(min(limit, 20) + 1) for _ in site.cells)
+            assert site.placements(heights, kind) == _brute_force(site, heights, kind)
+            assert list(site.placements(heights, kind).items()) == _plain_scan(
+                site, heights, kind
+            )
+
+
+@settings(max_examples=max(30, settings.default.max_examples), deadline=None)
+@given(
+    site=st.sampled_from((*CV.sites, FLOOR)),
+    kind=st.sampled_from(CV.shapes + CV.bonus),
+    data=st.data(),
+)
+def test_can_place_agrees_with_placements_as_a_site_fills(site, kind, data) -> None:
+    """``can_place`` first tries the candidate that was legal last time: a hint that must
+    never change the answer, whatever the heights were before."""
+    heights = [0] * len(site.cells)
+    for _ in range(data.draw(st.integers(1, 12))):
+        for _ in range(data.draw(st.integers(1, 6))):
+            i = data.draw(st.integers(0, len(site.cells) - 1))
+            heights[i] = min(site.height_limit, heights[i] + data.draw(st.integers(1, 2)))
+        h = tuple(heights)
+        assert site.can_place(h, kind) == bool(site.placements(h, kind))
+
+
+def test_rest_tables_built_from_the_legal_codes_equal_the_rule() -> None:
+    """The complete tables list only the legal codes (by construction, per resting set):
+    every code agrees with ``_rest_level`` on those column heights."""
+    limit = 3
+    radix = limit + 1
+    for kind in (*CV.shapes, *CV.bonus):
+        table = _rest_table(kind, limit)
+        width = max(len(rot.columns) for rot in kind.rotations)
+        for r, rot in enumerate(kind.rotations):
+            for heights in itertools.product(range(radix), repeat=len(rot.columns)):
+                code = r * radix**width + sum(h * radix**j for j, h in enumerate(heights))
+                expected = _rest_level(rot.bottoms, rot.top, rot.stable, limit, heights)
+                assert table[code] == expected, (kind.name, r, heights)
+
+
+def test_a_site_too_small_for_a_piece_has_no_candidates() -> None:
+    """No position at all (the plain scan's empty answer) and a single one (one code)."""
+    dot = Site("dot", "nobody", [(0, 0)], 3, [], {})
+    cross, peg = SHAPES["cross"], BONUS["peg"]
+    assert dot.candidate_keys(cross) is None and dot.legal_bases((0,), cross) is None
+    assert dot.placements((0,), cross) == {} and not dot.can_place((0,), cross)
+    assert dot.rest_at((0,), cross, (0, 0, 0)) is None
+    assert dot.placements((0,), peg) == {(0, 0, 0): 1} and dot.can_place((0,), peg)
+    assert dot.placements((3,), peg) == {} and not dot.can_place((3,), peg)
+    assert dot.rest_at((2,), peg, (0, 0, 0)) == 3
