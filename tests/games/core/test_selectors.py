@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 from typing import Any
 
@@ -28,6 +29,9 @@ from games.variants.services import save_variant
 
 pytestmark = pytest.mark.django_db
 
+
+#: ``make test-long`` (as tests/conftest.py decides): whole games.
+LONG = os.environ.get("HYPOTHESIS_PROFILE") == "long"
 
 def start(variant: Variant, users: list[Any]) -> Game:
     game = create_game(creator=users[0], variant=variant,
@@ -89,7 +93,7 @@ def documents_of(game_id: int, user: Any, *, with_log: bool = True) -> str:
 
 
 def sweep(game: Game, users: list[Any], rng: random.Random, hidden_of: Any,
-          max_moves: int = 400) -> int:
+          max_moves: int = 400, *, to_the_end: bool = True) -> int:
     """Play randomly; at each version check every viewer's documents for leaks.
 
     ``hidden_of(engine, state, seat)`` lists strings only ``seat`` may see (as JSON).
@@ -128,6 +132,8 @@ def sweep(game: Game, users: list[Any], rng: random.Random, hidden_of: Any,
         submit_action(game=game.pk, user=users[seat], seat=seat,
                                action=engine.action_to_json(action), version=game.version,
                                key=f"s{n}")
+    if not to_the_end:
+        return max_moves
     raise AssertionError("the game did not end")
 
 
@@ -155,4 +161,7 @@ def test_no_hidden_info_leaves_new_haven(make_user: Any) -> None:
         # must not change a single byte of this seat's document.
         return []
 
-    assert sweep(game, users, random.Random(11), hidden, max_moves=400) > 10
+    # The quick profile checks the first 60 versions; `make test-long` a whole game (the
+    # leak property at positions over whole games: tests/security/test_indistinguishable.py).
+    moves = 400 if LONG else 60
+    assert sweep(game, users, random.Random(11), hidden, max_moves=moves, to_the_end=LONG) > 10
