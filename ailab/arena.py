@@ -334,13 +334,21 @@ def parse_tuning(spec: str) -> tuple[dict[str, Any], dict[str, Any]]:
     for item in filter(None, spec.split(",")):
         name, _, raw = item.partition("=")
         value: Any = None if raw == "None" else (
-            raw == "True" if raw in ("True", "False") else float(raw) if "." in raw else int(raw)
+            raw == "True" if raw in ("True", "False") else _number(raw)
         )
         if name.startswith("k."):
             attrs[name[2:]] = value
         else:
             fields[name] = value
     return fields, attrs
+
+
+def _number(raw: str) -> Any:
+    """``raw`` as an int or a float, else the string itself (e.g. ``final=lcb``)."""
+    try:
+        return float(raw) if "." in raw else int(raw)
+    except ValueError:
+        return raw
 
 
 def apply_tuning(engine: Any, spec: str) -> None:

@@ -219,3 +219,31 @@ def test_a_game_gets_its_knowledge_from_the_catalogue_and_loses_it_when_unregist
     finally:
         unregister_game(ENGINE.name)
     assert isinstance(get_knowledge(ENGINE), GenericKnowledge)
+
+
+def test_lcb_final_choice_prefers_a_surer_value_among_well_visited_children():
+    from ai.ismcts import ActionStats, _lcb_choice
+
+    params = SearchParams(final="lcb", final_z=1.0, final_min_share=0.25)
+    stats = [
+        ActionStats("most visited", 100, 0.50, 0.01),
+        ActionStats("better", 60, 0.56, 0.02),
+        ActionStats("noisy", 60, 0.58, 0.05),  # higher mean, lower bound 0.53 < 0.54
+        ActionStats("barely tried", 10, 0.90, 0.01),  # under a quarter of the visits
+    ]
+    assert _lcb_choice(stats, params).action == "better"
+    assert _lcb_choice(stats, replace(params, final_min_share=0.05)).action == "barely tried"
+    assert _lcb_choice(stats, replace(params, final_z=0.0)).action == "noisy"
+
+
+def test_lcb_search_reports_standard_errors_and_keeps_a_clear_win():
+    params = SearchParams(final="lcb")
+    result = search(ENGINE, winning_position(), 0, 300, params=params)
+    assert result.action == ("bid", 7)
+    assert all(s.error > 0 for s in result.stats if s.visits > 1)
+    for state, seat in random_positions(4, players=3, seed=6):
+        first = search(ENGINE, state, seat, 150, seed=3, params=params)
+        assert first.action == search(ENGINE, state, seat, 150, seed=3, params=params).action
+        assert first.action in ENGINE.legal_actions(state, seat)
+    with pytest.raises(ValueError, match="final choice"):
+        search(ENGINE, winning_position(), 0, 20, params=SearchParams(final="best"))

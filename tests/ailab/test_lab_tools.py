@@ -284,3 +284,17 @@ def test_batch_fit_is_order_free_and_keeps_the_ladder_order():
     pooled = (25 / 25 + 20 / 16) / (1 / 25 + 1 / 16)
     assert table["greedy"] == (pytest.approx(pooled), 5.0)
     assert table["easy"] == (pytest.approx(pooled), 4.0)
+
+
+def test_tuning_specs_take_words_and_ab_plays_at_equal_iterations(capsys):
+    from ailab.ab import main as ab_main
+    from ailab.arena import parse_tuning
+
+    assert parse_tuning("final=lcb,exploration=0.15,rollout_depth=None,k.learned=False") == (
+        {"final": "lcb", "exploration": 0.15, "rollout_depth": None}, {"learned": False})
+    records = ab_main([
+        "--game", "toygame:ENGINE", "--a", "final=lcb", "--games", "2", "--iterations", "30",
+        "--seed", "3",
+    ])
+    assert [r.bots for r in records] == [["A", "B"], ["B", "A"]]
+    assert "budget=30 iterations/decision" in capsys.readouterr().out
