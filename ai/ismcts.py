@@ -30,7 +30,7 @@ import math
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .knowledge import GameKnowledge, search_knowledge
@@ -45,8 +45,9 @@ __all__ = ["ActionStats", "SearchParams", "SearchResult", "search"]
 class SearchParams:
     """Tuning of the search (values are on the [0, 1] scale)."""
 
-    #: UCB exploration constant.
-    exploration: float = 0.7
+    #: UCB exploration constant (``None``: the knowledge's ``exploration``, else 0.7;
+    #: a game whose values lie close together wants a smaller one).
+    exploration: float | None = 0.7
     #: Nodes with more legal actions than this use progressive widening.
     widen_threshold: int = 12
     #: At most ``ceil(widen_c * (visits + 1) ** widen_alpha)`` children are candidates.
@@ -75,7 +76,8 @@ class SearchParams:
     #: among children with at least ``final_min_share`` of the most visited one's visits.
     #: With values as close as New Haven's, UCB's visits stay nearly uniform over the
     #: admitted children, so the most visited one is the first admitted, not the best.
-    final: str = "visits"
+    #: ``None``: the knowledge's ``final``, else ``"visits"``.
+    final: str | None = "visits"
     final_z: float = 1.0
     final_min_share: float = 0.25
     #: Prior variance (pseudo-observation) that keeps a child seen a few times from
@@ -137,7 +139,7 @@ def search(
     search give the same result.
     """
     knowledge = knowledge or search_knowledge(engine)
-    params = params or SearchParams()
+    params = _resolve(params or SearchParams(), knowledge)
     rng = random.Random(seed)
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
@@ -184,6 +186,16 @@ def search(
         if close and rng.random() < params.error_rate:
             best = _sample_by_visits(close, rng)
     return SearchResult(best, stats, done, time.perf_counter() - started)
+
+
+def _resolve(params: SearchParams, knowledge: GameKnowledge) -> SearchParams:
+    """``params`` with the fields left to the game (``None``) filled from its knowledge."""
+    changes: dict[str, Any] = {}
+    if params.exploration is None:
+        changes["exploration"] = getattr(knowledge, "exploration", 0.7)
+    if params.final is None:
+        changes["final"] = getattr(knowledge, "final", "visits")
+    return replace(params, **changes) if changes else params
 
 
 def _stats(action: Action, node: _Node, prior_var: float) -> ActionStats:

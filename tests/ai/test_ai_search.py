@@ -247,3 +247,26 @@ def test_lcb_search_reports_standard_errors_and_keeps_a_clear_win():
         assert first.action in ENGINE.legal_actions(state, seat)
     with pytest.raises(ValueError, match="final choice"):
         search(ENGINE, winning_position(), 0, 20, params=SearchParams(final="best"))
+
+
+def test_a_game_knowledge_fills_the_search_fields_left_to_it():
+    from ai.ismcts import _resolve
+    from ai.knowledge import GenericKnowledge
+
+    class Close(GenericKnowledge):
+        exploration = 0.15
+        final = "lcb"
+
+    left = SearchParams(exploration=None, final=None)
+    assert (_resolve(left, Close()).exploration, _resolve(left, Close()).final) == (0.15, "lcb")
+    assert (_resolve(left, GenericKnowledge()).exploration,
+            _resolve(left, GenericKnowledge()).final) == (0.7, "visits")
+    explicit = SearchParams(exploration=0.5, final="visits")
+    assert _resolve(explicit, Close()) == explicit
+    for state, seat in random_positions(3, players=2, seed=8):
+        by_game = search(ENGINE, state, seat, 120, seed=4, params=left, knowledge=Close())
+        by_hand = search(ENGINE, state, seat, 120, seed=4, knowledge=Close(),
+                         params=SearchParams(exploration=0.15, final="lcb"))
+        assert [(s.action, s.visits) for s in by_game.stats] == [
+            (s.action, s.visits) for s in by_hand.stats]
+        assert by_game.action == by_hand.action
