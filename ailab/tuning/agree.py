@@ -12,10 +12,9 @@ e.g. ``exploration=0.15,final=lcb`` (issue 24).
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import sys
-
-import dataclasses
 
 import ai
 from ai.ismcts import search
