@@ -30,7 +30,7 @@ import math
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .knowledge import GameKnowledge, search_knowledge
@@ -45,8 +45,9 @@ __all__ = ["ActionStats", "SearchParams", "SearchResult", "search"]
 class SearchParams:
     """Tuning of the search (values are on the [0, 1] scale)."""
 
-    #: UCB exploration constant.
-    exploration: float = 0.7
+    #: UCB exploration constant (``None``: the knowledge's ``exploration``, else 0.7;
+    #: a game whose values lie close together wants a smaller one).
+    exploration: float | None = 0.7
     #: Nodes with more legal actions than this use progressive widening.
     widen_threshold: int = 12
     #: At most ``ceil(widen_c * (visits + 1) ** widen_alpha)`` children are candidates.
@@ -69,6 +70,19 @@ class SearchParams:
     #: moves the search found nearly as good, never throws away a clear win.
     error_rate: float = 0.0
     error_margin: float = 0.1
+    #: How the final move is chosen among the root's searched actions (issue 24):
+    #: ``"visits"``, the most visited (ties by value); ``"lcb"``, the highest lower
+    #: confidence bound ``value - final_z * standard error`` (max-LCB / secure child)
+    #: among children with at least ``final_min_share`` of the most visited one's visits.
+    #: With values as close as New Haven's, UCB's visits stay nearly uniform over the
+    #: admitted children, so the most visited one is the first admitted, not the best.
+    #: ``None``: the knowledge's ``final``, else ``"visits"``.
+    final: str | None = "visits"
+    final_z: float = 1.0
+    final_min_share: float = 0.25
+    #: Prior variance (pseudo-observation) that keeps a child seen a few times from
+    #: looking certain in the lower bound.
+    final_prior_var: float = 0.01
 
 
 @dataclass
@@ -78,6 +92,8 @@ class ActionStats:
     action: Action
     visits: int
     value: float  # mean value for the searching seat, in [0, 1]
+    #: Standard error of ``value`` (0 when unvisited).
+    error: float = 0.0
 
 
 @dataclass
@@ -91,13 +107,14 @@ class SearchResult:
 
 
 class _Node:
-    __slots__ = ("avail", "children", "rank", "seat", "total", "visits")
+    __slots__ = ("avail", "children", "rank", "seat", "sumsq", "total", "visits")
 
     def __init__(self, seat: int | None) -> None:
         self.seat = seat  # the seat whose action led here; None at the root
         self.children: dict[tuple[int, Any], _Node] = {}  # (actor, action key) -> node
         self.visits = 0
         self.total = 0.0  # sum of values for ``seat``
+        self.sumsq = 0.0  # sum of squared values (the final choice's standard error)
         self.avail = 0  # iterations in which this node's action was a candidate
         self.rank: dict[Action, int] | None = None  # move order, for widening
 
@@ -116,12 +133,13 @@ def search(
     """Search ``iterations`` times (or until ``time_limit`` seconds) and pick a move.
 
     The chosen move is the most visited root action among those legal in the
-    real state (a level with an ``error_rate`` sometimes takes another searched
-    one).  The same seed and an iteration budget (not the clock) ending the
+    real state, or with ``params.final == "lcb"`` the one with the best lower
+    confidence bound (a level with an ``error_rate`` sometimes takes another
+    searched one).  The same seed and an iteration budget (not the clock) ending the
     search give the same result.
     """
     knowledge = knowledge or search_knowledge(engine)
-    params = params or SearchParams()
+    params = _resolve(params or SearchParams(), knowledge)
     rng = random.Random(seed)
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
@@ -146,7 +164,7 @@ def search(
 
     real = set(real_actions)
     stats = [
-        ActionStats(action, child.visits, child.total / child.visits if child.visits else 0.0)
+        _stats(action, child, params.final_prior_var)
         for (actor, action), child in root.children.items()
         if actor == seat and action in real
     ]
@@ -157,12 +175,46 @@ def search(
     best = stats[0].action if stats and stats[0].visits else (
         knowledge.order_actions(engine, state, seat, real_actions)[0]
     )
+    if params.final == "lcb" and stats and stats[0].visits:
+        best = _lcb_choice(stats, params).action
+    elif params.final != "visits":
+        raise ValueError(f"unknown final choice {params.final!r}")
     if params.error_rate > 0 and stats and stats[0].visits:
-        floor = stats[0].value - params.error_margin
-        close = [s for s in stats[1:] if s.visits and s.value >= floor]
+        chosen = next(s for s in stats if s.action == best)
+        floor = chosen.value - params.error_margin
+        close = [s for s in stats if s is not chosen and s.visits and s.value >= floor]
         if close and rng.random() < params.error_rate:
             best = _sample_by_visits(close, rng)
     return SearchResult(best, stats, done, time.perf_counter() - started)
+
+
+def _resolve(params: SearchParams, knowledge: GameKnowledge) -> SearchParams:
+    """``params`` with the fields left to the game (``None``) filled from its knowledge."""
+    changes: dict[str, Any] = {}
+    if params.exploration is None:
+        changes["exploration"] = getattr(knowledge, "exploration", 0.7)
+    if params.final is None:
+        changes["final"] = getattr(knowledge, "final", "visits")
+    return replace(params, **changes) if changes else params
+
+
+def _stats(action: Action, node: _Node, prior_var: float) -> ActionStats:
+    """Root statistics of one child: mean value and its standard error."""
+    n = node.visits
+    if not n:
+        return ActionStats(action, 0, 0.0)
+    mean = node.total / n
+    var = max(0.0, node.sumsq / n - mean * mean)
+    # The prior variance counts as one pseudo-observation.
+    error = math.sqrt((var * n + prior_var) / (n + 1) / n)
+    return ActionStats(action, n, mean, error)
+
+
+def _lcb_choice(stats: Sequence[ActionStats], params: SearchParams) -> ActionStats:
+    """The child with the highest lower confidence bound among the well-visited ones."""
+    floor = params.final_min_share * stats[0].visits
+    pool = [s for s in stats if s.visits and s.visits >= floor]
+    return max(pool, key=lambda s: s.value - params.final_z * s.error)
 
 
 def _sample_by_visits(stats: Sequence[ActionStats], rng: random.Random) -> Action:
@@ -273,7 +325,9 @@ def _iterate(
     for visited in path:
         visited.visits += 1
         if visited.seat is not None:
-            visited.total += values[visited.seat]
+            value = values[visited.seat]
+            visited.total += value
+            visited.sumsq += value * value
 
 
 def playout(

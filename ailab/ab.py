@@ -46,6 +46,11 @@ def main(argv: list[str] | None = None) -> list[GameRecord]:
     parser.add_argument("--games", type=int, default=20, help="total games (rounded up)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--seconds", type=float, default=0.1, help="time per decision")
+    parser.add_argument(
+        "--iterations", type=int, default=None,
+        help="equal iterations per decision instead of equal time (no clock: a loaded "
+        "machine does not change the games)",
+    )
     parser.add_argument("--variant", default="standard")
     args = parser.parse_args(argv)
     engine = load_engine(args.game)
@@ -66,6 +71,10 @@ def main(argv: list[str] | None = None) -> list[GameRecord]:
                 return actions[0]
             for name, value in {**defaults, **attrs}.items():
                 setattr(knowledge, name, value)
+            if args.iterations is not None:
+                return search(
+                    engine, state, seat, args.iterations, seed=seed, params=params
+                ).action
             return search(
                 engine, state, seat, 10**9, time_limit=seconds, seed=seed, params=params
             ).action
@@ -80,7 +89,8 @@ def main(argv: list[str] | None = None) -> list[GameRecord]:
         for k in range((args.games + 1) // 2):
             for seating in seatings(["A", "B"]):
                 record = play_game(
-                    engine, variant, seating, args.seed + k, think=args.seconds,
+                    engine, variant, seating, args.seed + k,
+                    think=args.seconds if args.iterations is None else None,
                     choosers=choosers,
                 )
                 records.append(record)
@@ -89,8 +99,10 @@ def main(argv: list[str] | None = None) -> list[GameRecord]:
         for name, value in defaults.items():
             setattr(knowledge, name, value)
     print(f"python -m ailab.ab {' '.join(argv if argv is not None else sys.argv[1:])}")
+    budget = (f"{args.iterations} iterations" if args.iterations is not None
+              else f"{args.seconds} s")
     print(f"A: {args.a or '(as is)'}  B: {args.b or '(as is)'}  level={args.level} "
-          f"seeds={args.seed}..{args.seed + (args.games + 1) // 2 - 1}")
+          f"budget={budget}/decision seeds={args.seed}..{args.seed + (args.games + 1) // 2 - 1}")
     print(format_table(tally(records), len(records), 2), flush=True)
     return records
 

@@ -252,6 +252,11 @@ def main(argv: list[str] | None = None) -> None:
         help="multiply every search level's iteration budget (ladders on a busy machine)",
     )
     parser.add_argument(
+        "--no-guard", action="store_true",
+        help="no wall-clock guard: every search level runs its whole iteration budget "
+        "(budgets, not the machine's load, decide; use on a loaded machine)",
+    )
+    parser.add_argument(
         "--from-log", nargs="+", default=None, metavar="LOG",
         help="no games: the table of the games in these progress logs (stderr; also of a "
         "stopped run); s/move and it/search are then means of the games' own means",
@@ -267,7 +272,7 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--game and --bots are required (unless --from-log)")
     engine = load_engine(args.game)
     if args.jobs == 1:  # with workers, each applies them (once) in its initializer
-        _configure(args.game, args.tune, args.scale)
+        _configure(args.game, args.tune, args.scale, args.no_guard)
 
     bots = args.bots.split(",")
     for bot in bots:
@@ -292,7 +297,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.jobs > 1:
         # Each worker applies --tune and --scale itself (whatever the start method).
         with multiprocessing.Pool(
-            args.jobs, initializer=_configure, initargs=(args.game, args.tune, args.scale)
+            args.jobs, initializer=_configure,
+            initargs=(args.game, args.tune, args.scale, args.no_guard),
         ) as pool:
             for record in pool.imap_unordered(_run_task, tasks):
                 records.append(record)
@@ -307,12 +313,28 @@ def main(argv: list[str] | None = None) -> None:
     print(format_table(tally(records), len(records), args.players), flush=True)
 
 
-def _configure(game: str, tune: str, scale: float) -> None:
-    """Apply ``--tune`` and ``--scale`` in this process (the main one or a worker)."""
+def _configure(game: str, tune: str, scale: float, no_guard: bool = False) -> None:
+    """Apply ``--tune``, ``--scale`` and ``--no-guard`` in this process (main or worker)."""
     if tune:
         apply_tuning(load_engine(game), tune)
     if scale != 1.0:
         scale_levels(scale)
+    if no_guard:
+        unguard_levels()
+
+
+#: The guard of :func:`unguard_levels`: a budget always ends the search first.
+NO_GUARD = 1e9
+
+
+def unguard_levels() -> None:
+    """Lift the wall-clock guard of every level, new and frozen: only budgets count."""
+    ai.LEVELS = {
+        key: dataclasses.replace(lv, time_limit=NO_GUARD) for key, lv in ai.LEVELS.items()
+    }
+    levels_v1 = frozen_v1.LEVELS_V1
+    for key, (iterations, _guard) in list(levels_v1.items()):
+        levels_v1[key] = (iterations, NO_GUARD)
 
 
 def scale_levels(scale: float) -> None:
@@ -334,13 +356,21 @@ def parse_tuning(spec: str) -> tuple[dict[str, Any], dict[str, Any]]:
     for item in filter(None, spec.split(",")):
         name, _, raw = item.partition("=")
         value: Any = None if raw == "None" else (
-            raw == "True" if raw in ("True", "False") else float(raw) if "." in raw else int(raw)
+            raw == "True" if raw in ("True", "False") else _number(raw)
         )
         if name.startswith("k."):
             attrs[name[2:]] = value
         else:
             fields[name] = value
     return fields, attrs
+
+
+def _number(raw: str) -> Any:
+    """``raw`` as an int or a float, else the string itself (e.g. ``final=lcb``)."""
+    try:
+        return float(raw) if "." in raw else int(raw)
+    except ValueError:
+        return raw
 
 
 def apply_tuning(engine: Any, spec: str) -> None:

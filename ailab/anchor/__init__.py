@@ -16,20 +16,28 @@ OpenSpiel import:
   the wrapped game has no chance nodes: OpenSpiel's ISMCTS samples the hidden
   parts through the engine's ``determinize``;
 * returns are win shares (1, or 1/k for a k-way shared win, else 0): constant sum 1;
-* a seat's information key is its ``observe`` view as canonical JSON.
+* a seat's information key is its ``observe`` view as canonical JSON;
+* PIMC (determinized perfect-information MCTS, :func:`pimc_choice`): the budget is
+  split over worlds sampled by ``determinize`` from the acting seat's view, one
+  perfect-information search runs in each, and the root visit counts of the seat's
+  actions are summed into votes.
 """
 
 from __future__ import annotations
 
 import json
 import random
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 import ai
 from ai.ismcts import search
 
-__all__ = ["ActionCodec", "LevelPlayer", "Wrapped", "win_shares"]
+__all__ = [
+    "ActionCodec", "LevelPlayer", "PimcResult", "Wrapped", "pimc_choice", "split_budget",
+    "win_shares",
+]
 
 State = Any
 
@@ -160,3 +168,70 @@ class LevelPlayer:
         self.searches += 1
         self.iterations_done += result.iterations
         return result.action
+
+
+def split_budget(total: int, parts: int) -> list[int]:
+    """``total`` spread over ``parts`` as evenly as possible, each part at least 1."""
+    if parts < 1:
+        raise ValueError("at least one part")
+    base, extra = divmod(max(total, parts), parts)
+    return [base + (k < extra) for k in range(parts)]
+
+
+#: One perfect-information search: ``(world, iterations, seconds, seed) -> (root visits
+#: per engine action, iterations done)``; ``iterations`` or ``seconds`` may be ``None``.
+WorldSearch = Callable[
+    [State, "int | None", "float | None", int], "tuple[Mapping[Hashable, int], int]"
+]
+
+
+@dataclass
+class PimcResult:
+    """A PIMC decision: the action, the summed votes and the work done."""
+
+    action: Hashable
+    votes: dict[Hashable, int] = field(default_factory=dict)
+    worlds: int = 0
+    iterations: int = 0
+
+
+def pimc_choice(
+    engine: Any,
+    state: State,
+    seat: int,
+    seed: int,
+    worlds: int,
+    search_world: WorldSearch,
+    *,
+    iterations: int | None = None,
+    seconds: float | None = None,
+) -> PimcResult:
+    """Determinized perfect-information search for ``seat``: sum the root votes of
+    ``search_world`` over ``worlds`` worlds ``engine.determinize`` samples from the
+    seat's view (the true state is read only through it), and take the most voted of
+    the seat's legal actions (ties: the engine's order).
+
+    ``iterations`` (split evenly over the worlds) or ``seconds`` (likewise) is the
+    whole decision's budget.
+    """
+    if (iterations is None) == (seconds is None):
+        raise ValueError("give an iteration budget or seconds, not both")
+    legal = engine.legal_actions(state, seat)
+    budgets: list[int | None] = (
+        list(split_budget(iterations, worlds)) if iterations is not None else [None] * worlds
+    )
+    rng = random.Random(seed)
+    votes = dict.fromkeys(legal, 0)
+    done = 0
+    for k, budget in enumerate(budgets):
+        world = engine.determinize(state, seat, rng)
+        world_votes, used = search_world(
+            world, budget, None if seconds is None else seconds / worlds,
+            (seed * 7919 + k) & 0x7FFFFFFF,
+        )
+        done += used
+        for action, count in world_votes.items():
+            if action in votes:
+                votes[action] += count
+    best = max(legal, key=lambda a: votes[a])  # the first of the most voted
+    return PimcResult(best, votes, len(budgets), done)

@@ -8,7 +8,11 @@ cannot drive a Python game, so the opponents are its Python searches:
   for the acting seat (it sees only what that seat sees);
 * ``openspiel-mcts-cheat``: ``open_spiel.python.algorithms.mcts.MCTSBot`` on the true
   state: it sees everything, the future draws included (a game is deterministic
-  given its seed).
+  given its seed);
+* ``openspiel-pimc``: determinized perfect-information MCTS, ``MCTSBot`` on
+  ``worlds`` worlds that ``determinize`` samples from the acting seat's view, the
+  decision's budget split evenly over them and the root visit counts summed
+  (:func:`ailab.anchor.pimc_choice`).
 
 Both stop on an iteration count or a wall-clock budget per decision, whichever
 comes first (the bots themselves only count iterations).
@@ -24,12 +28,12 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
-from . import Wrapped
+from . import Wrapped, pimc_choice
 
 __all__ = ["OPPONENTS", "EngineGame", "EngineState", "OpenSpielPlayer"]
 
 #: The opponents the command offers.
-OPPONENTS = ("openspiel-ismcts", "openspiel-mcts-cheat")
+OPPONENTS = ("openspiel-ismcts", "openspiel-mcts-cheat", "openspiel-pimc")
 #: A bound on the distinct actions of a game (OpenSpiel wants one up front).
 MAX_ACTIONS = 1 << 24
 
@@ -214,13 +218,16 @@ class _TimedMCTS(mcts.MCTSBot):
         self.clock.tick()
         return super()._apply_tree_policy(root, state)
 
-    def timed_step(self, state: Any, seconds: float | None) -> int:
+    def timed_search(self, state: Any, seconds: float | None) -> Any:
+        """The root after the search (stopped at the budget or the deadline)."""
         self.clock = _Clock(seconds)
         try:
-            root = self.mcts_search(state)
+            return self.mcts_search(state)
         except _TimeUp:
-            root = self.root
-        return int(root.best_child().action)
+            return self.root
+
+    def timed_step(self, state: Any, seconds: float | None) -> int:
+        return int(self.timed_search(state, seconds).best_child().action)
 
 
 class OpenSpielPlayer:
@@ -232,11 +239,16 @@ class OpenSpielPlayer:
     """
 
     def __init__(
-        self, kind: str, wrapped: Wrapped, *, uct_c: float, iterations: int | None = None
+        self, kind: str, wrapped: Wrapped, *, uct_c: float, iterations: int | None = None,
+        worlds: int = 8,
     ) -> None:
         if kind not in OPPONENTS:
             raise ValueError(f"unknown opponent {kind!r}; choose from {', '.join(OPPONENTS)}")
+        if worlds < 1:
+            raise ValueError("PIMC needs at least one world")
         self.kind = kind
+        #: Worlds a PIMC decision samples (the budget is split over them).
+        self.worlds = worlds
         self.wrapped = wrapped
         self.game = EngineGame(wrapped)
         self.uct_c = uct_c
@@ -249,7 +261,7 @@ class OpenSpielPlayer:
         np_rng = np.random.RandomState(seed)
         budget = self.iterations if self.iterations is not None else 10**9
         evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np_rng)
-        if self.kind == "openspiel-mcts-cheat":
+        if self.kind in ("openspiel-mcts-cheat", "openspiel-pimc"):
             return _TimedMCTS(
                 self.game, self.uct_c, budget, evaluator, solve=True, random_state=np_rng
             )
@@ -274,8 +286,30 @@ class OpenSpielPlayer:
         legal = self.wrapped.legal_codes(state)
         if len(legal) == 1:
             return self.wrapped.codec.decode(legal[0])
+        if self.kind == "openspiel-pimc":
+            result = pimc_choice(
+                engine, state, seat, seed, self.worlds, self._search_world,
+                iterations=self.iterations,
+                seconds=seconds if self.iterations is None else None,
+            )
+            self.searches += 1
+            self.iterations_done += result.iterations
+            return result.action
         bot = self.bot(seed)
         code = bot.timed_step(self.game.state_of(state), seconds)
         self.searches += 1
         self.iterations_done += bot.clock.done
         return self.wrapped.codec.decode(code)
+
+    def _search_world(
+        self, world: Any, iterations: int | None, seconds: float | None, seed: int
+    ) -> tuple[dict[Any, int], int]:
+        """One perfect-information MCTS on ``world``: root visits per engine action."""
+        bot = self.bot(seed)
+        if iterations is not None:
+            bot.max_simulations = iterations
+        root = bot.timed_search(self.game.state_of(world), seconds)
+        decode = self.wrapped.codec.decode
+        return {decode(child.action): child.explore_count for child in root.children}, (
+            bot.clock.done
+        )

@@ -5,16 +5,20 @@ choice kept with probability 0.06).  At each, the ``hard`` search options run
 with ``normal``'s and ``hard``'s iteration budgets (no clock) and two seeds, and
 the script prints the share of positions where each pair chose the same move:
 ``n1=n2`` (normal, seed 1 vs seed 2: the noise of one level), ``n1=h1`` (the
-same seed, 800 vs 3000 iterations: what the extra budget changes).
+same seed, 800 vs 3000 iterations: what the extra budget changes).  A third
+argument is a tuning in the arena's ``--tune`` syntax (``SearchParams`` fields),
+e.g. ``exploration=0.15,final=lcb`` (issue 24).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import sys
 
 import ai
 from ai.ismcts import search
+from ailab.arena import parse_tuning
 from tools.engines import load_engine
 
 
@@ -25,6 +29,8 @@ def main() -> None:
     normal = ai.level_budget(engine, ai.LEVELS["normal"])
     hard = ai.level_budget(engine, ai.LEVELS["hard"])
     params = ai.LEVELS["hard"].params
+    if len(sys.argv) > 3:
+        params = dataclasses.replace(params, **parse_tuning(sys.argv[3])[0])
     rng = random.Random(5)
     found = []
     g = 0
@@ -49,7 +55,7 @@ def main() -> None:
         same["n1=h1"] += n1 == h1
         same["h1=h2"] += h1 == h2
         same["n2=h1"] += n2 == h1
-    print(game, f"positions {count}, budgets normal {normal} hard {hard}:",
+    print(game, params, f"positions {count}, budgets normal {normal} hard {hard}:",
           {k: round(v / count, 2) for k, v in same.items()})
 
 

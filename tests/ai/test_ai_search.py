@@ -242,3 +242,54 @@ def test_suggest_gives_the_best_moves_with_chances_and_never_peeks():
         visits = [v for _a, _p, v in hint]
         assert visits == sorted(visits, reverse=True)
     assert checked >= 6
+
+
+def test_lcb_final_choice_prefers_a_surer_value_among_well_visited_children():
+    from ai.ismcts import ActionStats, _lcb_choice
+
+    params = SearchParams(final="lcb", final_z=1.0, final_min_share=0.25)
+    stats = [
+        ActionStats("most visited", 100, 0.50, 0.01),
+        ActionStats("better", 60, 0.56, 0.02),
+        ActionStats("noisy", 60, 0.58, 0.05),  # higher mean, lower bound 0.53 < 0.54
+        ActionStats("barely tried", 10, 0.90, 0.01),  # under a quarter of the visits
+    ]
+    assert _lcb_choice(stats, params).action == "better"
+    assert _lcb_choice(stats, replace(params, final_min_share=0.05)).action == "barely tried"
+    assert _lcb_choice(stats, replace(params, final_z=0.0)).action == "noisy"
+
+
+def test_lcb_search_reports_standard_errors_and_keeps_a_clear_win():
+    params = SearchParams(final="lcb")
+    result = search(ENGINE, winning_position(), 0, 300, params=params)
+    assert result.action == ("bid", 7)
+    assert all(s.error > 0 for s in result.stats if s.visits > 1)
+    for state, seat in random_positions(4, players=3, seed=6):
+        first = search(ENGINE, state, seat, 150, seed=3, params=params)
+        assert first.action == search(ENGINE, state, seat, 150, seed=3, params=params).action
+        assert first.action in ENGINE.legal_actions(state, seat)
+    with pytest.raises(ValueError, match="final choice"):
+        search(ENGINE, winning_position(), 0, 20, params=SearchParams(final="best"))
+
+
+def test_a_game_knowledge_fills_the_search_fields_left_to_it():
+    from ai.ismcts import _resolve
+    from ai.knowledge import GenericKnowledge
+
+    class Close(GenericKnowledge):
+        exploration = 0.15
+        final = "lcb"
+
+    left = SearchParams(exploration=None, final=None)
+    assert (_resolve(left, Close()).exploration, _resolve(left, Close()).final) == (0.15, "lcb")
+    assert (_resolve(left, GenericKnowledge()).exploration,
+            _resolve(left, GenericKnowledge()).final) == (0.7, "visits")
+    explicit = SearchParams(exploration=0.5, final="visits")
+    assert _resolve(explicit, Close()) == explicit
+    for state, seat in random_positions(3, players=2, seed=8):
+        by_game = search(ENGINE, state, seat, 120, seed=4, params=left, knowledge=Close())
+        by_hand = search(ENGINE, state, seat, 120, seed=4, knowledge=Close(),
+                         params=SearchParams(exploration=0.15, final="lcb"))
+        assert [(s.action, s.visits) for s in by_game.stats] == [
+            (s.action, s.visits) for s in by_hand.stats]
+        assert by_game.action == by_hand.action

@@ -14,6 +14,7 @@ pytest.importorskip(
 
 from toygame import ENGINE
 
+import ai
 from ailab.anchor import Wrapped, win_shares
 from ailab.anchor.__main__ import main
 from ailab.anchor.openspiel import EngineGame, OpenSpielPlayer
@@ -108,24 +109,58 @@ def test_ismcts_never_peeks():
     assert checked >= 6
 
 
-@pytest.mark.parametrize("kind", ["openspiel-ismcts", "openspiel-mcts-cheat"])
+@pytest.mark.parametrize("kind", ["openspiel-ismcts", "openspiel-mcts-cheat", "openspiel-pimc"])
 def test_opponents_play_legal_moves_within_their_budgets(kind):
     for wrapped in wrapped_games():
         state = mid_game(wrapped, 8, 4)
         seat = wrapped.current_player(state)
-        player = OpenSpielPlayer(kind, wrapped, uct_c=2.0, iterations=6)
+        player = OpenSpielPlayer(kind, wrapped, uct_c=2.0, iterations=6, worlds=3)
         action = player(wrapped.engine, state, seat, 3, None)
         assert action in wrapped.engine.legal_actions(state, seat)
         assert (player.searches, player.iterations_done) == (1, 6)
-        timed = OpenSpielPlayer(kind, wrapped, uct_c=2.0)
+        timed = OpenSpielPlayer(kind, wrapped, uct_c=2.0, worlds=3)
         action = timed(wrapped.engine, state, seat, 3, 0.01)
         assert action in wrapped.engine.legal_actions(state, seat)
         assert 1 <= timed.iterations_done < 10**9
 
 
+def test_pimc_never_peeks():
+    """States the seat cannot tell apart give the PIMC opponent the same decision."""
+    wrapped = Wrapped(ENGINE, VARIANT, 3)
+    player = OpenSpielPlayer("openspiel-pimc", wrapped, uct_c=1.0, iterations=24, worlds=4)
+    checked = 0
+    for index in range(12):
+        state = mid_game(wrapped, index, index % 6)
+        seat = wrapped.current_player(state)
+        one = ENGINE.determinize(state, seat, random.Random(100 + index))
+        two = ENGINE.determinize(state, seat, random.Random(200 + index))
+        if one == two:
+            continue
+        checked += 1
+        assert player(ENGINE, one, seat, index, None) == player(ENGINE, two, seat, index, None)
+    assert checked >= 6
+
+
+def test_command_gives_the_opponent_a_multiple_of_our_level_budget(tmp_path):
+    out = tmp_path / "pimc.json"
+    main(["--game", "toygame:ENGINE", "--opponent", "openspiel-pimc", "--games", "2",
+          "--equal", "iterations", "--level", "easy", "--times", "0.2", "--worlds", "3",
+          "--json", str(out)])
+    saved = json.loads(out.read_text())
+    (match,) = saved["matches"]
+    assert (saved["times"], saved["worlds"], match["worlds"]) == (0.2, 3, 3)
+    budget = ai.level_budget(ENGINE, ai.LEVELS["easy"])
+    assert saved["iterations"] == budget
+    assert match["bots"]["easy"]["iterations_per_search"] == budget
+    # 30 simulations over 3 worlds; MCTS-Solver stops a world early once it is solved.
+    assert 3 <= match["bots"]["openspiel-pimc"]["iterations_per_search"] <= round(budget * 0.2)
+
+
 def test_unknown_opponent_is_refused():
     with pytest.raises(ValueError):
         OpenSpielPlayer("openspiel-cfr", Wrapped(ENGINE, VARIANT, 2), uct_c=1.0)
+    with pytest.raises(ValueError):
+        OpenSpielPlayer("openspiel-pimc", Wrapped(ENGINE, VARIANT, 2), uct_c=1.0, worlds=0)
 
 
 def test_command_plays_seat_swapped_matches_and_saves_them(tmp_path, capsys):

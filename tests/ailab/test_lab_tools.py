@@ -284,3 +284,30 @@ def test_batch_fit_is_order_free_and_keeps_the_ladder_order():
     pooled = (25 / 25 + 20 / 16) / (1 / 25 + 1 / 16)
     assert table["greedy"] == (pytest.approx(pooled), 5.0)
     assert table["easy"] == (pytest.approx(pooled), 4.0)
+
+
+def test_tuning_specs_take_words_and_ab_plays_at_equal_iterations(capsys):
+    from ailab.ab import main as ab_main
+    from ailab.arena import parse_tuning
+
+    assert parse_tuning("final=lcb,exploration=0.15,rollout_depth=None,k.learned=False") == (
+        {"final": "lcb", "exploration": 0.15, "rollout_depth": None}, {"learned": False})
+    records = ab_main([
+        "--game", "toygame:ENGINE", "--a", "final=lcb", "--games", "2", "--iterations", "30",
+        "--seed", "3",
+    ])
+    assert [r.bots for r in records] == [["A", "B"], ["B", "A"]]
+    assert "budget=30 iterations/decision" in capsys.readouterr().out
+
+
+def test_arena_no_guard_lifts_every_wall_clock_guard_and_keeps_the_budgets(monkeypatch):
+    import ailab.frozen_v1
+
+    monkeypatch.setattr(ai, "LEVELS", dict(ai.LEVELS))
+    monkeypatch.setattr(ailab.frozen_v1, "LEVELS_V1", dict(ailab.frozen_v1.LEVELS_V1))
+    before = {name: lv.iterations for name, lv in ai.LEVELS.items()}
+    assert all(lv.time_limit < 10 for lv in ai.LEVELS.values())
+    arena._configure("newhaven", "", 1.0, True)
+    assert {name: lv.iterations for name, lv in ai.LEVELS.items()} == before
+    assert all(lv.time_limit == arena.NO_GUARD for lv in ai.LEVELS.values())
+    assert all(guard == arena.NO_GUARD for _it, guard in ailab.frozen_v1.LEVELS_V1.values())
