@@ -1,8 +1,9 @@
 /* Colonia: keep live fragments in order.
  *
  * Socket messages are hints: every fragment carries data-version.  A message for a version
- * we already show is dropped; a message that skips versions (we missed one) or a socket
- * that reopens after a close makes us refetch the current view over HTTP instead.
+ * we already show is dropped; a message that skips versions (we missed one), a socket
+ * that reopens after a close, and a socket's first open (a move may have come between the
+ * page's render and it) make us refetch the current view over HTTP instead.
  */
 (function () {
   "use strict";
@@ -32,6 +33,7 @@
   }
 
   var hadClose = false;
+  var opened = false; // the socket's first open (not a reconnect) refetches too
 
   document.addEventListener("htmx:wsBeforeMessage", function (evt) {
     var r = root();
@@ -80,10 +82,14 @@
     setConn("", false);
     document.body.setAttribute("data-socket", "open"); // for people's tools and tests
     reloadIfStarted();
-    if (hadClose) {
+    // A move committed between the page's render and this socket's first open was hinted
+    // to nobody (e.g. the AI's first move when it starts): ask once, as after a reconnect.
+    // A refetch of the version we show changes nothing.
+    if (hadClose || !opened) {
       hadClose = false;
       if (root()) refetch();
     }
+    opened = true;
   });
 
   document.addEventListener("htmx:wsClose", function (evt) {

@@ -20,6 +20,7 @@ import time
 
 import pytest
 from conftest import ROOT
+from playwright.sync_api import Error as PlaywrightError
 from test_newhaven_e2e import active_matches, focus_key, settle, tab_to
 from test_play_e2e import (
     TIMEOUT,
@@ -304,7 +305,14 @@ def test_keyboard_only_and_phone_placement(browser, live_url, short_variant, scr
             break
         play_one(page)
     spot = page.locator("svg.nf-site .spot").first
-    spot.scroll_into_view_if_needed()
+    for attempt in range(3):  # an update may redraw the board under the locator
+        try:
+            spot.scroll_into_view_if_needed()
+            break
+        except PlaywrightError:
+            if attempt == 2:
+                raise
+            page.wait_for_timeout(200)
     box = spot.bounding_box()
     assert box and box["width"] >= 4
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
