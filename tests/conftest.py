@@ -44,6 +44,12 @@ settings.load_profile(PROFILE)
 LONG = PROFILE == "long"
 
 
+@pytest.fixture(scope="session")
+def long_profile() -> bool:
+    """True under ``make test-long``: a test that samples in the quick profile goes whole."""
+    return LONG
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Deselect the ``long`` tests outside the long profile (reported as deselected)."""
     if LONG:

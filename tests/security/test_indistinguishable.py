@@ -15,7 +15,6 @@ nearest checkpoint), so the replay's rendering is compared the same way.
 
 from __future__ import annotations
 
-import os
 import random
 import re
 from typing import Any
@@ -53,7 +52,6 @@ NOISE = [
 #: ``make test-long`` compares at both positions of every game and player count; the quick
 #: profile at one of them, alternating over the parameters so both depths stay covered.
 PLIES = (11, 31)
-LONG = os.environ.get("HYPOTHESIS_PROFILE") == "long"  # as tests/conftest.py decides
 
 
 def clean(text: str) -> str:
@@ -131,14 +129,14 @@ GAMES = [(name, n) for name in GAME_NAMES for n in (2, 3, 4)]
 
 @pytest.mark.parametrize(("name", "players"), GAMES)
 def test_every_output_depends_only_on_the_viewers_observation(
-        name: str, players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+        name: str, players: int, monkeypatch: pytest.MonkeyPatch, long_profile: bool) -> None:
     game, users = start(name, players)
     spectator = get_user_model().objects.create_user("watcher", password="pw-unused-9x!")
     engine = game.engine
     rng = random.Random(players)
     compared = differing = 0
     done = 0
-    positions = PLIES if LONG else (PLIES[(players + GAME_NAMES.index(name)) % len(PLIES)],)
+    positions = PLIES if long_profile else (PLIES[(players + GAME_NAMES.index(name)) % len(PLIES)],)
     for plies in positions:
         game = play(game, users, plies - done, rng)
         done = plies

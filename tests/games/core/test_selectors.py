@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import random
 from typing import Any
 
@@ -29,9 +28,6 @@ from games.variants.services import save_variant
 
 pytestmark = pytest.mark.django_db
 
-
-#: ``make test-long`` (as tests/conftest.py decides): whole games.
-LONG = os.environ.get("HYPOTHESIS_PROFILE") == "long"
 
 def start(variant: Variant, users: list[Any]) -> Game:
     game = create_game(creator=users[0], variant=variant,
@@ -148,7 +144,7 @@ def test_no_hidden_info_leaves_toy_game(fake_engine: Any, make_user: Any) -> Non
     assert sweep(game, users, random.Random(5), hidden) == 12
 
 
-def test_no_hidden_info_leaves_new_haven(make_user: Any) -> None:
+def test_no_hidden_info_leaves_new_haven(make_user: Any, long_profile: bool) -> None:
     engine = get_engine("newhaven")
     variant = save_variant(game="newhaven", name="standard",
                                     data=engine.default_variants()["standard"])
@@ -163,5 +159,6 @@ def test_no_hidden_info_leaves_new_haven(make_user: Any) -> None:
 
     # The quick profile checks the first 60 versions; `make test-long` a whole game (the
     # leak property at positions over whole games: tests/security/test_indistinguishable.py).
-    moves = 400 if LONG else 60
-    assert sweep(game, users, random.Random(11), hidden, max_moves=moves, to_the_end=LONG) > 10
+    moves = 400 if long_profile else 60
+    assert sweep(game, users, random.Random(11), hidden, max_moves=moves,
+                 to_the_end=long_profile) > 10
