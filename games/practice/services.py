@@ -12,17 +12,10 @@ from typing import Any
 from django.core.cache import cache
 from django.db import transaction
 
-from games.core.errors import (
-    GameNotRunning,
-    KeyConflict,
-    NotSeated,
-    NotYourTurn,
-    StaleVersion,
-)
+from games.core.errors import GameNotRunning, NotSeated, NotYourTurn
 from games.core.selectors import get_game
-from games.core.services import find_rewind, locked_game, rewind_moves
-from games.core.signals import GameChange, announce
-from games.models import Game, Seat
+from games.core.services import check_current, locked_game, repeated_request, rewind_moves
+from games.models import Game, Rewind, Seat
 from games.practice import tasks
 from games.practice.errors import NothingToUndo, NotPractice, UndoRevealed
 from games.practice.selectors import (
@@ -71,17 +64,11 @@ def undo_last_move(*, game: Game | int, user: Any, version: int, key: str) -> Ga
     game = locked_game(game)
     seats = list(game.seats.all())
     seat = _practice_seat(game, seats, user)
-    if isinstance(key, str) and key:
-        previous = find_rewind(game, key)
-        if previous is not None:
-            if previous.seat != seat:
-                raise KeyConflict(version=game.version)
-            announce(game, GameChange("repeated", seats=seats, turns=False))
-            return game
-    if game.status != Game.Status.RUNNING:
-        raise GameNotRunning(version=game.version)
-    if version != game.version:
-        raise StaleVersion(version=game.version)
+    if isinstance(key, str) and key and repeated_request(
+            game=game, seats=seats, model=Rewind, key=key,
+            same=lambda previous: previous.seat == seat):
+        return game
+    check_current(game=game, version=version)
     last = last_own_move(game, seat)
     if last is None:
         raise NothingToUndo(version=game.version)
@@ -106,10 +93,7 @@ def request_hint(*, game: Game | int, user: Any, version: int) -> dict:
             raise GameNotRunning() from None
     seats = list(game.seats.all())
     seat = _practice_seat(game, seats, user)
-    if game.status != Game.Status.RUNNING:
-        raise GameNotRunning(version=game.version)
-    if version != game.version:
-        raise StaleVersion(version=game.version)
+    check_current(game=game, version=version)
     if seat not in (game.to_move or []):
         raise NotYourTurn(version=game.version)
     found = stored_hint(game, version, seat)

@@ -20,6 +20,7 @@ from games.core.errors import (
 )
 from games.core.selectors import current_state, legal_actions_json, replayed_state
 from games.core.services import submit_action
+from games.live import broadcast
 from games.models import Game, Move, Rewind, Seat, Variant
 from games.practice import hints
 from games.practice.errors import NothingToUndo, NotPractice, UndoRevealed
@@ -198,6 +199,25 @@ def test_undo_key_of_another_seat_conflicts(variant, ann, on_commit) -> None:
     with pytest.raises(KeyConflict):
         undo_last_move(game=game, user=ann, version=game.version, key="taken")
     assert snapshot(game) == before
+
+
+def test_a_repeated_undo_sends_its_hints_again(
+    placegame, ann, on_commit, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As a repeated move (the core's one rule for a request's key): an undo whose answer
+    was lost is sent again with its key; nothing more is taken back, the hints go out."""
+    game = place_game(ann)
+    game = play(game, ann, on_commit, mark(game), "m1")
+    undo_last_move(game=game, user=ann, version=game.version, key="u1")
+    game.refresh_from_db()
+    after = snapshot(game)
+    sent: list[tuple] = []
+    monkeypatch.setattr(broadcast, "game_updated",
+                        lambda g, v, **kw: sent.append((g, v, kw)))
+    with on_commit():
+        again = undo_last_move(game=game, user=ann, version=game.version - 1, key="u1")
+    assert again.version == game.version and snapshot(game) == after
+    assert sent == [(game.pk, game.version, {"seats": False})]
 
 
 def test_undo_during_the_ai_turn_takes_its_pending_turn_away(variant, ann) -> None:
