@@ -18,13 +18,7 @@ from games.core.services import check_current, locked_game, repeated_request, re
 from games.models import Game, Rewind, Seat
 from games.practice import tasks
 from games.practice.errors import NothingToUndo, NotPractice, UndoRevealed
-from games.practice.selectors import (
-    hint_key,
-    is_practice,
-    last_own_move,
-    stored_hint,
-    undo_reveals,
-)
+from games.practice.selectors import hint_key, is_practice, stored_hint, undo_check
 
 logger = logging.getLogger(__name__)
 
@@ -56,7 +50,7 @@ def undo_last_move(*, game: Game | int, user: Any, version: int, key: str) -> Ga
     (``StaleVersion``), there is a move to take back (``NothingToUndo``), and neither it
     nor an answer after it showed the player something they could not foresee -- a card
     or tile drawn, a card turned up (``UndoRevealed``: the same seed would deal it again,
-    so a replay would be played knowing it; ``selectors.undo_reveals``).  The log is cut
+    so a replay would be played knowing it; ``selectors.undo_check``).  The log is cut
     and the game refolded (``games.core.services.rewind_moves``): the version goes up and
     every viewer's page shows the position again.  Time spent is not given
     back; the player's clock runs again if it had stopped.
@@ -69,12 +63,12 @@ def undo_last_move(*, game: Game | int, user: Any, version: int, key: str) -> Ga
             same=lambda previous: previous.seat == seat):
         return game
     check_current(game=game, version=version)
-    last = last_own_move(game, seat)
-    if last is None:
+    undo = undo_check(game, seat)  # the one the page showed at this version, if cached
+    if undo.last is None:
         raise NothingToUndo(version=game.version)
-    if undo_reveals(game, seat, last.seq):
+    if undo.blocked:
         raise UndoRevealed(version=game.version)
-    return rewind_moves(game=game, seats=seats, seat=seat, from_seq=last.seq,
+    return rewind_moves(game=game, seats=seats, seat=seat, from_seq=undo.last,
                         version=version, key=key)
 
 
