@@ -7,10 +7,10 @@ from accounts.models import Rating, RatingChange
 
 @admin.register(Rating)
 class RatingAdmin(admin.ModelAdmin):
-    list_display = ["user", "game", "rating", "mu", "sigma", "games", "wins", "updated_at"]
+    list_display = ["user", "game", "rating", "mu", "sigma", "updated_at"]
     list_filter = ["game"]
     search_fields = ["user__username"]
-    readonly_fields = ["user", "game", "mu", "sigma", "rating", "games", "wins", "updated_at"]
+    readonly_fields = ["user", "game", "mu", "sigma", "rating", "updated_at"]
 
     def has_add_permission(self, request) -> bool:
         return False

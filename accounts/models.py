@@ -25,7 +25,11 @@ def display_rating(mu: float, sigma: float) -> int:
 
 
 class Rating(models.Model):
-    """One player's current rating in one game, with their rated games and wins."""
+    """One player's current rating in one game.
+
+    Rated games and wins are not kept here: they are counted from the result record
+    (``games.results.selectors``), the one place every page and the API read them from.
+    """
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
@@ -35,8 +39,6 @@ class Rating(models.Model):
     sigma = models.FloatField(_("sigma"))
     #: The conservative display number (``display_rating``), stored so boards sort in SQL.
     rating = models.IntegerField(_("rating"), db_index=True)
-    games = models.PositiveIntegerField(_("rated games"), default=0)
-    wins = models.PositiveIntegerField(_("rated wins"), default=0)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -148,6 +149,39 @@ def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
+def repeated_request(
+    *, game: Game, seats: list[Seat], model: type[Move] | type[Rewind], key: str,
+    same: Callable[[Any], bool],
+) -> bool:
+    """Whether ``key`` names a request ``game`` has answered already (the ``model`` row
+    stored under it: a ``Move``, a ``Rewind``): a request's idempotency, one rule for
+    every write path keyed by the caller.
+
+    ``False``: a new key, go on.  The same request again (``same(row)``): ``True``, and
+    the caller returns the game unchanged.  Another request under a used key:
+    ``KeyConflict``.
+    """
+    previous = model.objects.filter(game=game, key=key).first()
+    if previous is None:
+        return False
+    if not same(previous):
+        raise KeyConflict(version=game.version)
+    # The same request again: maybe the first answer was lost with a web process that
+    # died after its commit, before its hints went out -- so they go out again (the
+    # sockets and the AI's turn ignore what they have already seen).
+    announce(game, GameChange("repeated", seats=seats, turns=False))
+    return True
+
+
+def check_current(*, game: Game, version: int) -> None:
+    """Raise ``GameNotRunning`` unless ``game`` runs, ``StaleVersion`` unless the request
+    was made at its current ``version``."""
+    if game.status != Game.Status.RUNNING:
+        raise GameNotRunning(version=game.version)
+    if version != game.version:
+        raise StaleVersion(version=game.version)
+
+
 def _check_seat_holder(game: Game, seats: list[Seat], *, user: Any, seat: int, ai: bool) -> None:
     """Raise ``NotSeated`` unless ``user`` (or the AI, with ``ai=True``) holds ``seat``."""
     holder = next((s for s in seats if s.index == seat), None)
@@ -208,26 +242,16 @@ def _submit_action(
             _("Request keys starting with %(prefix)s are reserved.") % {"prefix": AI_KEY_PREFIX}
         )
 
-    previous = Move.objects.filter(game=game, key=key).first()
-    if previous is not None:
+    def same(previous: Move) -> bool:
         try:
-            same = previous.seat == seat and _canonical(previous.action) == _canonical(
-                engine.action_to_json(engine.action_from_json(action))
-            )
+            return previous.seat == seat and _canonical(previous.action) == _canonical(
+                engine.action_to_json(engine.action_from_json(action)))
         except IllegalAction:
-            same = False
-        if not same:
-            raise KeyConflict(version=game.version)
-        # The same request again: maybe the first answer was lost with a web process that
-        # died after its commit, before its hints went out -- so they go out again (the
-        # sockets and the AI's turn ignore what they have already seen).
-        announce(game, GameChange("repeated", seats=seats, turns=False))
-        return game
+            return False
 
-    if game.status != Game.Status.RUNNING:
-        raise GameNotRunning(version=game.version)
-    if version != game.version:
-        raise StaleVersion(version=game.version)
+    if repeated_request(game=game, seats=seats, model=Move, key=key, same=same):
+        return game
+    check_current(game=game, version=version)
     if seat not in game.to_move:
         raise NotYourTurn(version=game.version)
     holder = next(s for s in seats if s.index == seat)
@@ -295,11 +319,6 @@ def _submit_action(
 # --- taking moves back ----------------------------------------------------------------------
 
 
-def find_rewind(game: Game, key: str) -> Rewind | None:
-    """The rewind ``game`` already made with request key ``key``, if any."""
-    return Rewind.objects.filter(game=game, key=key).first()
-
-
 @transaction.atomic
 def rewind_moves(
     *, game: Game, seats: list[Seat], seat: int, from_seq: int, version: int, key: str
@@ -316,10 +335,7 @@ def rewind_moves(
     back: the clocks only follow whose turn it is again (``games.tables`` listens to
     ``undone``).  Recorded as a ``Rewind`` under ``key`` and announced as ``undone``.
     """
-    if game.status != Game.Status.RUNNING:
-        raise GameNotRunning(version=game.version)
-    if version != game.version:
-        raise StaleVersion(version=game.version)
+    check_current(game=game, version=version)
     if not isinstance(key, str) or not key or len(key) > MAX_KEY_LENGTH:
         raise GameServiceError(_("A request key of 1 to 64 characters is required."))
     engine = game.engine

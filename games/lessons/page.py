@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from games.boards import PlayerInfo, Scene, get_board
 from games.boards.lessons import Outcome
-from games.lessons.services import LessonStep
+from games.lessons.selectors import LessonStep
 
 #: The template of the lesson page; its partials wrap the board's.
 LESSON_TEMPLATE = "games/lesson.html"

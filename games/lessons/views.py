@@ -14,11 +14,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games.lessons.page import LESSON_TEMPLATE, lesson_context, render_fragments, step_url
-from games.lessons.services import LessonStep, lesson_step, parse_move, try_move
+from games.lessons.selectors import LessonStep, lesson_step, parse_move, try_move
 
 
 def _step_or_404(game: str, number: int) -> LessonStep:
-    current = lesson_step(game, number)
+    current = lesson_step(game, number=number)
     if current is None:
         raise Http404(_("There is no such lesson step."))
     return current
@@ -34,7 +34,7 @@ def step(request: HttpRequest, game: str, number: int) -> HttpResponse:
     """One step: its position to play, or (``?move=``) how the reader's move went."""
     current = _step_or_404(game, number)
     move = parse_move(request.GET.get("move"))
-    outcome = try_move(current, move) if move is not None else None
+    outcome = try_move(current, action=move) if move is not None else None
     kwargs = {"outcome": outcome, "move": move, "params": request.GET,
               "csrf_token": get_token(request)}
     if request.htmx:
@@ -57,7 +57,7 @@ def move(request: HttpRequest, game: str, number: int) -> HttpResponse:
     url = step_url(game, number, action)
     if not request.htmx:
         return redirect(url)
-    outcome = try_move(current, action)
+    outcome = try_move(current, action=action)
     response = HttpResponse(render_fragments(current, outcome=outcome, move=action, params={},
                                              csrf_token=get_token(request)))
     response["HX-Replace-Url"] = url

@@ -16,7 +16,6 @@ def backfill(apps, schema_editor):
         game_model=apps.get_model("games", "Game"),
         result_model=apps.get_model("games", "SeatResult"),
         rating_change_model=apps.get_model("accounts", "RatingChange"),
-        rating_model=apps.get_model("accounts", "Rating"),
     )
 
 

@@ -11,7 +11,7 @@ import json
 import logging
 import random
 import uuid
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.core.cache import cache
 from django.urls import reverse
@@ -121,40 +121,58 @@ def undo_seed(game: Game, seq: int, seat: int) -> int:
     return int.from_bytes(digest, "big") >> 1
 
 
-def undo_reveals(game: Game, seat: int, from_seq: int) -> bool:
-    """Whether taking back the moves from ``from_seq`` on (``seat``'s last move and the AI's
-    answers) would go back past a move that showed ``seat`` something it could not
-    foresee (:func:`reveals`): replayed, the same seed would deal the same cards, so the
-    player would know what comes.  Cached per game version."""
+class UndoCheck(NamedTuple):
+    """What an undo of ``seat`` would take back at a version: ``last`` is the ``seq`` of
+    its last move (``None``: no move to take back), ``blocked`` whether taking back the
+    moves from there on would go past one that revealed something (:func:`reveals`)."""
+
+    last: int | None
+    blocked: bool
+
+
+def undo_check(game: Game, seat: int) -> UndoCheck:
+    """The undo of ``seat`` at ``game``'s version (:class:`UndoCheck`).
+
+    ``blocked``: a move from ``seat``'s last one on showed ``seat`` something it could
+    not foresee (:func:`reveals`); replayed, the same seed would deal the same cards, so
+    the player would know what comes.  Read once per version -- one query of the log,
+    then the cache: the log at a version never changes (every move and undo moves the
+    version on), and the play page asks on every render of the player's fragments.
+    """
     started = game.started_at.timestamp() if game.started_at else 0
-    key = f"practice-undo:{game.pk}:{started:.6f}:{game.version}:{seat}:{from_seq}"
+    key = f"practice-undo-check:{game.pk}:{started:.6f}:{game.version}:{seat}"
     try:
         found = cache.get(key)
     except Exception:
         logger.warning("undo cache unavailable (get)", exc_info=True)
         found = None
-    if isinstance(found, bool):
-        return found
+    if (isinstance(found, (list, tuple)) and len(found) == 2
+            and isinstance(found[1], bool)):
+        return UndoCheck(*found)
+    # The log at this version: a move committed since the game was read is not in it.
+    moves = list(game.moves.filter(seq__lte=game.version).order_by("seq")
+                 .only("game", "seq", "seat", "action"))
+    last = next((m.seq for m in reversed(moves) if m.seat == seat), None)
+    checked = UndoCheck(last, last is not None and _reveals_from(game, moves, seat, last))
+    try:
+        cache.set(key, tuple(checked), timeout=3600)
+    except Exception:
+        logger.warning("undo cache unavailable (set)", exc_info=True)
+    return checked
+
+
+def _reveals_from(game: Game, moves: list[Move], seat: int, from_seq: int) -> bool:
+    """Whether a move of ``moves`` (the log, in order) from ``from_seq`` on revealed
+    something to ``seat`` (:func:`reveals`, in the game replayed from its deal)."""
     engine = game.engine
     state = engine.new_game(game.variant_data, game.num_players, game.seed)
-    found = False
-    for move in game.moves.order_by("seq"):
+    for move in moves:
         action = engine.action_from_json(move.action)
         if move.seq >= from_seq and reveals(engine, state, seat, move.seat, action,
                                             seed=undo_seed(game, move.seq, seat)):
-            found = True
-            break
+            return True
         state = engine.apply(state, move.seat, action)
-    try:
-        cache.set(key, found, timeout=3600)
-    except Exception:
-        logger.warning("undo cache unavailable (set)", exc_info=True)
-    return found
-
-
-def last_own_move(game: Game, seat: int) -> Move | None:
-    """``seat``'s last move in the log (the one an undo takes back), if any."""
-    return Move.objects.filter(game=game, seat=seat).order_by("-seq").first()
+    return False
 
 
 def hint_rows(game: Game, found: dict, seat: int) -> list[dict]:
@@ -210,16 +228,16 @@ def practice_panel(game: Game, seat: int | None, seats: list[Seat] | None = None
     ``{can_hint, can_undo, undo_blocked, undo_url, undo_key, ...hint_panel}``; ``None``
     anywhere else (rated, people at the table, spectators, a finished game): no buttons
     there.  ``undo_blocked``: there is a move, but taking it back would go past one that
-    revealed something (:func:`undo_reveals`), so the button is disabled."""
+    revealed something (:func:`undo_check`, read once per version), so the button is
+    disabled.  Spectators and every other game cost nothing: the seats are loaded."""
     if game.status != Game.Status.RUNNING or not is_practice(game, seats, seat=seat):
         return None
     assert seat is not None
-    last = last_own_move(game, seat)
-    blocked = last is not None and undo_reveals(game, seat, last.seq)
+    undo = undo_check(game, seat)
     return {
         "can_hint": seat in (game.to_move or []),
-        "can_undo": last is not None and not blocked,
-        "undo_blocked": blocked,
+        "can_undo": undo.last is not None and not undo.blocked,
+        "undo_blocked": undo.blocked,
         "undo_url": reverse("practice_undo", args=[game.pk]),
         "undo_key": uuid.uuid4().hex,
         **hint_panel(game, seat, version=game.version),

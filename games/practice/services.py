@@ -12,26 +12,13 @@ from typing import Any
 from django.core.cache import cache
 from django.db import transaction
 
-from games.core.errors import (
-    GameNotRunning,
-    KeyConflict,
-    NotSeated,
-    NotYourTurn,
-    StaleVersion,
-)
+from games.core.errors import GameNotRunning, NotSeated, NotYourTurn
 from games.core.selectors import get_game
-from games.core.services import find_rewind, locked_game, rewind_moves
-from games.core.signals import GameChange, announce
-from games.models import Game, Seat
+from games.core.services import check_current, locked_game, repeated_request, rewind_moves
+from games.models import Game, Rewind, Seat
 from games.practice import tasks
 from games.practice.errors import NothingToUndo, NotPractice, UndoRevealed
-from games.practice.selectors import (
-    hint_key,
-    is_practice,
-    last_own_move,
-    stored_hint,
-    undo_reveals,
-)
+from games.practice.selectors import hint_key, is_practice, stored_hint, undo_check
 
 logger = logging.getLogger(__name__)
 
@@ -63,7 +50,7 @@ def undo_last_move(*, game: Game | int, user: Any, version: int, key: str) -> Ga
     (``StaleVersion``), there is a move to take back (``NothingToUndo``), and neither it
     nor an answer after it showed the player something they could not foresee -- a card
     or tile drawn, a card turned up (``UndoRevealed``: the same seed would deal it again,
-    so a replay would be played knowing it; ``selectors.undo_reveals``).  The log is cut
+    so a replay would be played knowing it; ``selectors.undo_check``).  The log is cut
     and the game refolded (``games.core.services.rewind_moves``): the version goes up and
     every viewer's page shows the position again.  Time spent is not given
     back; the player's clock runs again if it had stopped.
@@ -71,23 +58,17 @@ def undo_last_move(*, game: Game | int, user: Any, version: int, key: str) -> Ga
     game = locked_game(game)
     seats = list(game.seats.all())
     seat = _practice_seat(game, seats, user)
-    if isinstance(key, str) and key:
-        previous = find_rewind(game, key)
-        if previous is not None:
-            if previous.seat != seat:
-                raise KeyConflict(version=game.version)
-            announce(game, GameChange("repeated", seats=seats, turns=False))
-            return game
-    if game.status != Game.Status.RUNNING:
-        raise GameNotRunning(version=game.version)
-    if version != game.version:
-        raise StaleVersion(version=game.version)
-    last = last_own_move(game, seat)
-    if last is None:
+    if isinstance(key, str) and key and repeated_request(
+            game=game, seats=seats, model=Rewind, key=key,
+            same=lambda previous: previous.seat == seat):
+        return game
+    check_current(game=game, version=version)
+    undo = undo_check(game, seat)  # the one the page showed at this version, if cached
+    if undo.last is None:
         raise NothingToUndo(version=game.version)
-    if undo_reveals(game, seat, last.seq):
+    if undo.blocked:
         raise UndoRevealed(version=game.version)
-    return rewind_moves(game=game, seats=seats, seat=seat, from_seq=last.seq,
+    return rewind_moves(game=game, seats=seats, seat=seat, from_seq=undo.last,
                         version=version, key=key)
 
 
@@ -106,10 +87,7 @@ def request_hint(*, game: Game | int, user: Any, version: int) -> dict:
             raise GameNotRunning() from None
     seats = list(game.seats.all())
     seat = _practice_seat(game, seats, user)
-    if game.status != Game.Status.RUNNING:
-        raise GameNotRunning(version=game.version)
-    if version != game.version:
-        raise StaleVersion(version=game.version)
+    check_current(game=game, version=version)
     if seat not in (game.to_move or []):
         raise NotYourTurn(version=game.version)
     found = stored_hint(game, version, seat)

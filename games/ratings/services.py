@@ -119,10 +119,7 @@ def record_result(*, game: Any) -> list[RatingChange]:
         before_mu, before_sigma, before_rating = row.mu, row.sigma, row.rating
         row.mu, row.sigma = float(after.mu), float(after.sigma)
         row.rating = display_rating(row.mu, row.sigma)
-        # The counters follow the record (the pages read the record itself).
-        row.games += 1
-        row.wins += int(r.won)
-        row.save(update_fields=["mu", "sigma", "rating", "games", "wins", "updated_at"])
+        row.save(update_fields=["mu", "sigma", "rating", "updated_at"])
         changes.append(RatingChange(
             user_id=r.user_id, game=game, game_name=game.game_name, seat=r.seat, rank=r.place,
             mu_before=before_mu, sigma_before=before_sigma, mu_after=row.mu,

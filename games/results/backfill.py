@@ -5,9 +5,8 @@ Each finished game without rows gets them from its stored result and seats, by t
 rule as a game finishing now (:func:`games.results.services.result_rows`).  A rated game's
 rating before and after comes from its ``RatingChange`` rows: the ratings themselves are
 history and are not recomputed (a leaver once rated as a winner keeps that rating
-change; their row now says where they really placed).  The ``Rating`` counters of the
-people concerned are then recounted from the record.  Idempotent: a game with rows is
-left alone.
+change; their row now says where they really placed).  Idempotent: a game with rows is left
+alone.
 """
 
 from __future__ import annotations
@@ -16,30 +15,26 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, Q
 
-from accounts.models import Rating, RatingChange
+from accounts.models import RatingChange
 from games.models import Game, SeatResult
 from games.results.services import result_rows
 
 
 @dataclass
 class ResultsBackfill:
-    """What a backfill did: the games that got rows and the people whose counters changed."""
+    """What a backfill did: the games that got rows and the people seated in them."""
 
     games: list[int] = field(default_factory=list)
     people: set[int] = field(default_factory=set)
 
 
 def backfill_results(*, game_model: Any = None, result_model: Any = None,
-                     rating_change_model: Any = None, rating_model: Any = None,
-                     ) -> ResultsBackfill:
-    """Write the rows of every finished game that has none; recount the ``Rating`` counters
-    of the people concerned."""
+                     rating_change_model: Any = None) -> ResultsBackfill:
+    """Write the rows of every finished game that has none."""
     game_model = game_model or Game
     result_model = result_model or SeatResult
     rating_change_model = rating_change_model or RatingChange
-    rating_model = rating_model or Rating
     report = ResultsBackfill()
     recorded = result_model.objects.values("game_id")
     games = (game_model.objects.filter(status="finished").exclude(pk__in=recorded)
@@ -61,10 +56,4 @@ def backfill_results(*, game_model: Any = None, result_model: Any = None,
                     report.people.add(row["user_id"])
             result_model.objects.bulk_create(rows)
         report.games.append(game.pk)
-    counts = (result_model.objects.filter(user_id__in=report.people, rating_after__isnull=False)
-              .values("user_id", "game_name")
-              .annotate(games=Count("pk"), wins=Count("pk", filter=Q(won=True))))
-    for count in counts:
-        rating_model.objects.filter(user_id=count["user_id"], game=count["game_name"]).update(
-            games=count["games"], wins=count["wins"])
     return report

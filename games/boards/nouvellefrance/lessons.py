@@ -13,6 +13,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 
 from games.boards.lessons import Hint, Lesson, Step, from_seed, play_until
+from games.engines.nouvellefrance.positions import nothing_playable
 
 _SEED = 1
 _PLACE = ["place", "church", 0, 0, 0]
@@ -58,14 +59,9 @@ def _snowflake_next(engine, state, seat) -> bool:
 
 
 def _nothing_playable(engine):
-    """The card choice of the first turn, but with every copy of the three face-up shapes
-    gone from the supply (a constructed state: the engine's own JSON, edited, read back)."""
-    data = engine.state_to_json(_at(4)(engine))
-    for shape in data["display"]:
-        data["removed_pieces"] += [[shape, k] for k, left in enumerate(data["supply"][shape])
-                                   if left]
-        data["supply"][shape] = [False] * len(data["supply"][shape])
-    return engine.state_from_json(data)
+    """The card choice of the first turn, but with no face-up card playable (a constructed
+    position: the engine's ``positions.nothing_playable`` takes their shapes' copies out)."""
+    return nothing_playable(_at(4)(engine))
 
 
 def _first_legal(engine, state, seat, legal):

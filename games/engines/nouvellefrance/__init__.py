@@ -3,7 +3,7 @@
 Modules: ``variant`` (data, validation, compilation), ``geometry`` (pieces, rotations,
 placement by lowering), ``state`` (the state and its JSON), ``rules`` (set-up, legal
 actions, apply, scoring), ``events`` (what an action did, as data), ``engine`` (the
-protocol object).
+protocol object), ``positions`` (constructed positions for lessons and tests).
 
 Where the German rulebook and ``/work/shared/rules/nouvelle-france.md`` disagree, the
 rules file is followed:

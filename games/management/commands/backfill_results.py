@@ -15,4 +15,4 @@ class Command(BaseCommand):
         report = backfill_results()
         self.stdout.write(self.style.SUCCESS(
             f"{len(report.games)} finished games recorded, "
-            f"{len(report.people)} players' counters recounted"))
+            f"{len(report.people)} players concerned"))

@@ -1,5 +1,6 @@
-"""Judging a reader's move in a lesson step (nothing is written: a lesson lives in the
-address).  Names no game: the lesson, the engine and the goal come from the catalogue."""
+"""Reading a lesson step and judging a reader's move in it: selectors, since nothing is
+written (a lesson lives in the address).  Names no game: the lesson, the engine and the
+goal come from the catalogue."""
 
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ class LessonStep:
         return self.number >= self.count
 
 
-def lesson_step(game: str, number: int) -> LessonStep | None:
+def lesson_step(game: str, *, number: int) -> LessonStep | None:
     """The step, its position built with the engine; ``None`` when there is no such step."""
     lesson = get_lesson(game) if isinstance(game, str) else None
     if lesson is None or not 1 <= number <= len(lesson.steps):
@@ -61,6 +62,7 @@ def parse_move(raw: Any) -> Any:
         return None
 
 
-def try_move(current: LessonStep, action_json: Any) -> Outcome:
-    """Judge the reader's move in the step (see ``games.boards.lessons.judge``)."""
-    return judge(current.engine, current.step, current.state, action_json)
+def try_move(current: LessonStep, *, action: Any) -> Outcome:
+    """Judge the reader's move (its action JSON) in the step (see
+    ``games.boards.lessons.judge``)."""
+    return judge(current.engine, current.step, current.state, action)
