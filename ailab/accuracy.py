@@ -9,10 +9,12 @@ below greedy, greedy below normal, normal not above hard, random's mean below 50
 
 Cost: the search levels play at ``--level-scale`` of their iteration budgets (their
 error rates unchanged, no wall-clock guard, so a run gives the same numbers on a busy
-machine) and the analysis at ``--iterations``/``--samples``; the defaults (5% of the
-levels' iterations, 40 analysis iterations, 10 paired playouts) played and analysed both
-games at 30 games each in about 6 CPU minutes (the README's table; on the shared machine
-at nice 19 that was half an hour).  ``--save FILE`` keeps every
+machine) and the analysis at ``--iterations``/``--samples`` (40 and 10: the site's 300
+iterations gave the same gaps on the same games, ``ailab/tuning/README.md``).  The
+committed table (issue 20; ``ailab/tuning/README.md``, "Issue 20: accuracy calibration",
+and the main README) is ``--game newhaven --seed 2711 --level-scale 0.1`` and ``--game
+nouvellefrance --seed 2712 --level-scale 0.25``, 30 games each: about 8 and 8 CPU
+minutes.  ``--save FILE`` keeps every
 analysed decision (JSON); ``--load FILE`` prints the table again from them with the
 current formula (the stored win chances of the best and the played move re-judged by
 :func:`ai.analysis.chance_lost`, then :func:`ai.analysis.summarise`) without playing or
