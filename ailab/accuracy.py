@@ -24,6 +24,7 @@ analysing anything.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import math
 import os
@@ -40,7 +41,7 @@ from ai.analysis import Budget, analyse_moves, chance_lost, mark_for, summarise
 from ai.ismcts import search
 from tools.engines import load_engine
 
-__all__ = ["PLAYERS", "calibrate", "interval", "main", "pairings", "play", "table"]
+__all__ = ["PLAYERS", "calibrate", "interval", "main", "open_text", "pairings", "play", "table"]
 
 #: The player types, weakest first.
 PLAYERS: tuple[str, ...] = ("random", "greedy", "normal", "hard")
@@ -193,8 +194,9 @@ def check(rows: Sequence[dict]) -> list[str]:
     return problems
 
 
-def print_table(rows: Sequence[dict], out: Any = sys.stdout) -> None:
-    """The table as Markdown."""
+def print_table(rows: Sequence[dict], out: Any = None) -> None:
+    """The table as Markdown (on ``sys.stdout`` as it is at the call, unless ``out``)."""
+    out = out or sys.stdout
     print("| game | player | games | accuracy | 95% interval | inaccuracies | mistakes "
           "| blunders | won |", file=out)
     print("|---|---|---:|---:|---|---:|---:|---:|---:|", file=out)
@@ -202,6 +204,14 @@ def print_table(rows: Sequence[dict], out: Any = sys.stdout) -> None:
         print(f"| {r['game']} | {r['player']} | {r['games']} | {r['accuracy']:.1f} "
               f"| [{r['low']:.1f}, {r['high']:.1f}] | {r['inaccuracies']:.1f} "
               f"| {r['mistakes']:.1f} | {r['blunders']:.1f} | {r['wins']:.2f} |", file=out)
+
+
+def open_text(path: str, mode: str = "r") -> Any:
+    """``path`` opened as text; gzip-compressed when it ends with ``.gz`` (the committed
+    runs: every analysed decision of 30 games is over a megabyte of JSON)."""
+    if path.endswith(".gz"):
+        return gzip.open(path, mode + "t", encoding="utf-8")
+    return open(path, mode, encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -219,14 +229,15 @@ def main(argv: list[str] | None = None) -> int:
                         help="analysis: paired playouts per compared move")
     parser.add_argument("--worlds", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--save", help="write every game's analysed decisions here (JSON)")
+    parser.add_argument("--save", help="write every game's analysed decisions here (JSON; "
+                        "gzip-compressed if the name ends with .gz)")
     parser.add_argument("--load", help="print the table from a --save file instead")
     parser.add_argument("--resume", action="store_true",
                         help="keep the games already in the --save file, play the rest")
     args = parser.parse_args(argv)
     players = tuple(p.strip() for p in args.players.split(",") if p.strip())
     if args.load:
-        with open(args.load) as f:
+        with open_text(args.load) as f:
             data = json.load(f)
         records, settings = data["records"], data.get("settings", {})
     else:
@@ -235,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
         records: list[dict] = []
         if args.resume and args.save:
             try:
-                with open(args.save) as f:
+                with open_text(args.save) as f:
                     records = json.load(f)["records"]
             except FileNotFoundError:
                 pass
@@ -243,9 +254,10 @@ def main(argv: list[str] | None = None) -> int:
         def save(record: dict) -> None:  # after every game: a long run keeps what it did
             records.append(record)
             if args.save:  # whole or not at all: a reader (--load) never sees half a file
-                with open(f"{args.save}.part", "w") as f:
+                part = f"{args.save}.part" + (".gz" if args.save.endswith(".gz") else "")
+                with open_text(part, "w") as f:
                     json.dump({"settings": settings, "records": records}, f)
-                os.replace(f"{args.save}.part", args.save)
+                os.replace(part, args.save)
 
         rng = random.Random(args.seed)
         for game in args.game:

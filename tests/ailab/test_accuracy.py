@@ -58,3 +58,23 @@ def test_the_check_names_each_broken_rule() -> None:
     assert len(check([row("random", 55), *good[1:]])) == 1
     assert len(check([row("random", 30), row("greedy", 85), *good[2:]])) == 1
     assert len(check([*good[:3], row("hard", 79)])) == 1
+
+
+def test_a_gzip_save_file_loads_to_the_same_table(tmp_path, capsys) -> None:
+    """``--save x.json.gz`` writes compressed JSON (the committed runs) that ``--load``
+    reads back to the table the run printed; plain ``.json`` stays plain."""
+    from ailab.accuracy import main
+
+    args = ["--game", "nouvellefrance", "--games", "2", "--players", "random,greedy",
+            "--iterations", "4", "--samples", "2", "--worlds", "1", "--seed", "5"]
+    packed, plain = tmp_path / "run.json.gz", tmp_path / "run.json"
+    main([*args, "--save", str(packed)])
+    printed = capsys.readouterr().out
+    main([*args, "--save", str(plain)])
+    capsys.readouterr()
+    assert packed.read_bytes()[:2] == b"\x1f\x8b" and plain.read_text().startswith("{")
+    main(["--load", str(packed), "--players", "random,greedy"])
+    loaded = capsys.readouterr().out
+    table_lines = [line for line in printed.splitlines() if line.startswith("|")]
+    assert len(table_lines) == 4
+    assert table_lines == [line for line in loaded.splitlines() if line.startswith("|")]
