@@ -13,7 +13,7 @@ machine) and the analysis at ``--iterations``/``--samples`` (40 and 10: the site
 iterations gave the same gaps on the same games, ``ailab/tuning/README.md``).  The
 committed table (issue 20; ``ailab/tuning/README.md``, "Issue 20: accuracy calibration",
 and the main README) is ``--game newhaven --seed 2711 --level-scale 0.1`` and ``--game
-nouvellefrance --seed 2712 --level-scale 0.25``, 30 games each: about 8 and 8 CPU
+nouvellefrance --seed 2712 --level-scale 0.25``, 30 games each: 6 and 8 CPU
 minutes.  ``--save FILE`` keeps every
 analysed decision (JSON); ``--load FILE`` prints the table again from them with the
 current formula (the stored win chances of the best and the played move re-judged by
