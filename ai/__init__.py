@@ -7,7 +7,9 @@ Entry points::
     suggest(engine, state, seat, count=3) -> [(action, win probability, visits), ...]
     level_rating(game, level) -> (mu, sigma)   # OpenSkill, from ai/ratings.json
 
-Levels (see :data:`LEVELS`): ``random`` and ``greedy`` baselines, and ISMCTS at
+Levels (see :data:`LEVELS`): ``random`` and ``greedy`` baselines (``greedy``: the
+best move one ply ahead by the game's :func:`~ai.knowledge.greedy_knowledge`
+evaluator, New Haven's strong one since issue 20), and ISMCTS at
 ``easy``, ``normal`` and ``hard``: an iteration budget with a wall-clock guard.
 When the budget ends the search a seed replays the same decisions; on a slow
 or busy machine the guard ends it first.

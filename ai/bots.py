@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .knowledge import GameKnowledge, get_knowledge
+from .knowledge import GameKnowledge, greedy_knowledge
 
 Action = Any
 State = Any
@@ -29,9 +29,11 @@ def greedy_action(
     """The action whose immediate result evaluates best for ``seat``.
 
     It judges on one determinization (a world consistent with what the seat
-    knows), never on the true state; ties go to a random one of the best.
+    knows), never on the true state; ties go to a random one of the best.  The
+    evaluator is the game's :func:`~ai.knowledge.greedy_knowledge` unless
+    ``knowledge`` is given: one ply, no search, whichever evaluator.
     """
-    knowledge = knowledge or get_knowledge(engine)
+    knowledge = knowledge or greedy_knowledge(engine)
     rng = random.Random(seed)
     actions = engine.legal_actions(state, seat)
     if len(actions) == 1:

@@ -29,6 +29,7 @@ __all__ = [
     "GameKnowledge",
     "GenericKnowledge",
     "get_knowledge",
+    "greedy_knowledge",
     "learned_weights",
     "search_knowledge",
     "softmax_values",
@@ -150,10 +151,25 @@ def get_knowledge(engine: Any) -> GameKnowledge:
     return _GENERIC
 
 
+def greedy_knowledge(engine: Any) -> GameKnowledge:
+    """The knowledge whose evaluator the ``greedy`` bot maximises one ply ahead.
+
+    The module's ``GREEDY`` if it names one, else the base knowledge
+    (:func:`get_knowledge`).  New Haven's names its strong evaluator: with the base
+    one the greedy bot was barely better than random, in the analysis' eyes too
+    (issue 20, ``ailab/tuning/README.md``).
+    """
+    module = _module(getattr(engine, "name", None))
+    if module is None:
+        return get_knowledge(engine)
+    return getattr(import_module(module), "GREEDY", None) or get_knowledge(engine)
+
+
 def search_knowledge(engine: Any) -> GameKnowledge:
     """The knowledge the search uses: the module's ``STRONG`` if it has one.
 
-    ``get_knowledge`` (the ``greedy`` bot's) stays the base knowledge.
+    ``get_knowledge`` stays the base knowledge (the frozen ``*-v1`` levels'; the
+    ``greedy`` bot's unless the module names a ``GREEDY``, :func:`greedy_knowledge`).
     """
     knowledge = get_knowledge(engine)
     module = _module(getattr(engine, "name", None))

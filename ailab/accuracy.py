@@ -9,10 +9,12 @@ below greedy, greedy below normal, normal not above hard, random's mean below 50
 
 Cost: the search levels play at ``--level-scale`` of their iteration budgets (their
 error rates unchanged, no wall-clock guard, so a run gives the same numbers on a busy
-machine) and the analysis at ``--iterations``/``--samples``; the defaults (5% of the
-levels' iterations, 40 analysis iterations, 10 paired playouts) played and analysed both
-games at 30 games each in about 6 CPU minutes (the README's table; on the shared machine
-at nice 19 that was half an hour).  ``--save FILE`` keeps every
+machine) and the analysis at ``--iterations``/``--samples`` (40 and 10: the site's 300
+iterations gave the same gaps on the same games, ``ailab/tuning/README.md``).  The
+committed table (issue 20; ``ailab/tuning/README.md``, "Issue 20: accuracy calibration",
+and the main README) is ``--game newhaven --seed 2711 --level-scale 0.1`` and ``--game
+nouvellefrance --seed 2712 --level-scale 0.25``, 30 games each: 6 and 8 CPU
+minutes.  ``--save FILE`` keeps every
 analysed decision (JSON); ``--load FILE`` prints the table again from them with the
 current formula (the stored win chances of the best and the played move re-judged by
 :func:`ai.analysis.chance_lost`, then :func:`ai.analysis.summarise`) without playing or
@@ -22,6 +24,7 @@ analysing anything.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import math
 import os
@@ -38,7 +41,7 @@ from ai.analysis import Budget, analyse_moves, chance_lost, mark_for, summarise
 from ai.ismcts import search
 from tools.engines import load_engine
 
-__all__ = ["PLAYERS", "calibrate", "interval", "main", "pairings", "play", "table"]
+__all__ = ["PLAYERS", "calibrate", "interval", "main", "open_text", "pairings", "play", "table"]
 
 #: The player types, weakest first.
 PLAYERS: tuple[str, ...] = ("random", "greedy", "normal", "hard")
@@ -191,8 +194,9 @@ def check(rows: Sequence[dict]) -> list[str]:
     return problems
 
 
-def print_table(rows: Sequence[dict], out: Any = sys.stdout) -> None:
-    """The table as Markdown."""
+def print_table(rows: Sequence[dict], out: Any = None) -> None:
+    """The table as Markdown (on ``sys.stdout`` as it is at the call, unless ``out``)."""
+    out = out or sys.stdout
     print("| game | player | games | accuracy | 95% interval | inaccuracies | mistakes "
           "| blunders | won |", file=out)
     print("|---|---|---:|---:|---|---:|---:|---:|---:|", file=out)
@@ -200,6 +204,14 @@ def print_table(rows: Sequence[dict], out: Any = sys.stdout) -> None:
         print(f"| {r['game']} | {r['player']} | {r['games']} | {r['accuracy']:.1f} "
               f"| [{r['low']:.1f}, {r['high']:.1f}] | {r['inaccuracies']:.1f} "
               f"| {r['mistakes']:.1f} | {r['blunders']:.1f} | {r['wins']:.2f} |", file=out)
+
+
+def open_text(path: str, mode: str = "r") -> Any:
+    """``path`` opened as text; gzip-compressed when it ends with ``.gz`` (the committed
+    runs: every analysed decision of 30 games is over a megabyte of JSON)."""
+    if path.endswith(".gz"):
+        return gzip.open(path, mode + "t", encoding="utf-8")
+    return open(path, mode, encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -217,14 +229,15 @@ def main(argv: list[str] | None = None) -> int:
                         help="analysis: paired playouts per compared move")
     parser.add_argument("--worlds", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--save", help="write every game's analysed decisions here (JSON)")
+    parser.add_argument("--save", help="write every game's analysed decisions here (JSON; "
+                        "gzip-compressed if the name ends with .gz)")
     parser.add_argument("--load", help="print the table from a --save file instead")
     parser.add_argument("--resume", action="store_true",
                         help="keep the games already in the --save file, play the rest")
     args = parser.parse_args(argv)
     players = tuple(p.strip() for p in args.players.split(",") if p.strip())
     if args.load:
-        with open(args.load) as f:
+        with open_text(args.load) as f:
             data = json.load(f)
         records, settings = data["records"], data.get("settings", {})
     else:
@@ -233,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
         records: list[dict] = []
         if args.resume and args.save:
             try:
-                with open(args.save) as f:
+                with open_text(args.save) as f:
                     records = json.load(f)["records"]
             except FileNotFoundError:
                 pass
@@ -241,9 +254,10 @@ def main(argv: list[str] | None = None) -> int:
         def save(record: dict) -> None:  # after every game: a long run keeps what it did
             records.append(record)
             if args.save:  # whole or not at all: a reader (--load) never sees half a file
-                with open(f"{args.save}.part", "w") as f:
+                part = f"{args.save}.part" + (".gz" if args.save.endswith(".gz") else "")
+                with open_text(part, "w") as f:
                     json.dump({"settings": settings, "records": records}, f)
-                os.replace(f"{args.save}.part", args.save)
+                os.replace(part, args.save)
 
         rng = random.Random(args.seed)
         for game in args.game:

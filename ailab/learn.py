@@ -21,7 +21,7 @@ from typing import Any
 
 import ai
 from ai.bots import greedy_action
-from ai.knowledge import search_knowledge
+from ai.knowledge import get_knowledge, search_knowledge
 from tools.engines import load_engine
 
 __all__ = ["fit", "main", "solve"]
@@ -81,7 +81,10 @@ def play_and_record(
         if len(legal) > 1 and rng.random() < explore:
             action = legal[rng.randrange(len(legal))]
         else:
-            action = greedy_action(engine, state, seat, seed=rng.randrange(1 << 30))
+            # The base evaluator, as when the weights were fitted: New Haven's greedy
+            # bot now plays with the learned one, which would then fit on its own play.
+            action = greedy_action(engine, state, seat, seed=rng.randrange(1 << 30),
+                                   knowledge=get_knowledge(engine))
         state = engine.apply(state, seat, action)
         ply += 1
     final = engine.scores(state)
