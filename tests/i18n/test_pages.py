@@ -11,11 +11,13 @@ game, a profile, the rules pages, the rules editor as staff, a 404. The browser 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 from textnodes import texts, untranslated
@@ -52,8 +54,7 @@ def _play(game: Game, users: dict[int, Any], moves: int | None, seed: int = 3) -
     return game
 
 
-@pytest.fixture
-def world(db: None) -> dict[str, Any]:
+def _build_world() -> dict[str, Any]:
     """Users (one staff), the default variants, a running and a finished game per game with
     a board, an open table."""
     model = get_user_model()
@@ -94,6 +95,26 @@ def world(db: None) -> dict[str, Any]:
     names |= {get_engine(g).title for g in Variant.objects.values_list("game", flat=True)}
     names |= set(LESSON_NAMES)  # the seats of a lesson: proper names
     return {"ann": ann, "bob": bob, "carl": carl, "games": pages, "names": names}
+
+
+@pytest.fixture(scope="module")
+def shared_world(django_db_setup: None, django_db_blocker: Any) -> Iterator[dict[str, Any]]:
+    """The world, built once for the module (two whole games per game: seconds each) in a
+    transaction rolled back after the module's last test.  Each test's own transaction
+    (``db``) nests in it as a savepoint, so what a test changes is undone before the next
+    one, as when every test built its own world."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield _build_world()
+        transaction.set_rollback(True)
+
+
+@pytest.fixture
+def world(shared_world: dict[str, Any], db: None) -> dict[str, Any]:
+    """The module's world with its people read again: a test that changed one (an e-mail
+    address) leaves the next test the stored one, not its changed copy."""
+    model = get_user_model()
+    people = {key: model.objects.get(pk=shared_world[key].pk) for key in ("ann", "bob", "carl")}
+    return {**shared_world, **people}
 
 
 def _get(client: Client, path: str, lang: str) -> str:
