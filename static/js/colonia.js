@@ -203,3 +203,28 @@
     if (document.hidden && elt && elt.id === "nav-turns") evt.preventDefault();
   });
 })();
+
+/* A menu the reader opened (<details id=…>, e.g. "Resign or leave…") stays open when a
+ * live update redraws the fragment around it: a move arriving while the reader is
+ * choosing must not fold the menu under their pointer. */
+(function () {
+  "use strict";
+
+  var open = new Set();
+
+  document.addEventListener("toggle", function (evt) {
+    var el = evt.target;
+    if (!el.id || el.tagName !== "DETAILS") return;
+    if (el.open) open.add(el.id); else open.delete(el.id);
+  }, true);
+
+  function reopen() {
+    open.forEach(function (id) {
+      var el = document.getElementById(id);
+      if (el && el.tagName === "DETAILS" && !el.open) el.open = true;
+    });
+  }
+
+  document.addEventListener("htmx:oobAfterSwap", reopen);
+  document.addEventListener("htmx:afterSwap", reopen);
+})();

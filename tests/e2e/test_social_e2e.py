@@ -127,7 +127,16 @@ def test_a_player_resigns_and_the_game_ends(browser, placegame_url, screenshot):
     sign_up(page, base, "rex_e2e")
     create_table(page, base, seat="ai-random", rule="lose", rated=True)
     page.wait_for_selector("#pg-board")
+    socket_open(page)
+    page.wait_for_selector("#your-turn")  # the AI may move first
+    # The menu opened, then a move and the AI's answer redraw the status around it:
+    # it stays open under the reader's pointer.
     page.click("#resign-open")
+    old = version(page)
+    page.locator("#pg-board button").first.click()
+    wait_version_above(page, old + 1)
+    page.wait_for_selector("#your-turn")
+    assert page.locator("#leave-menu").get_attribute("open") is not None
     page.click("#resign")  # asks first (a dialog)
     page.click("#resign-confirm")
     page.wait_for_selector("#final-scores")
