@@ -76,7 +76,10 @@ def test_hint_then_undo_in_a_practice_game(browser, live_url, screenshot):
         screenshot(page, "e2e-practice-hint-lit")
         socket_open(page)
 
-    # Play on until the AI has answered my last action (it ended my turn).
+    # Play on until the AI has answered an action of mine that ended my turn with a draw
+    # (or drew itself): what came up cannot be taken back, the undo button is disabled and
+    # says why. Whether a given turn draws depends on the drawn game, so play on until one
+    # does (an answer without a draw leaves undo possible: checked again below).
     before = None
     for _step in range(40):
         wait_my_turn(page)
@@ -86,13 +89,12 @@ def test_hint_then_undo_in_a_practice_game(browser, live_url, screenshot):
             "n => document.querySelectorAll('#game-log li[data-seq]').length > n",
             arg=before[1])
         if log_rows(page) > before[1] + 1:  # my action and the AI's answer
-            break
+            wait_my_turn(page)
+            if page.locator("#undo-blocked").count():
+                break
     else:
-        raise AssertionError("the AI never answered")
-    wait_my_turn(page)
+        raise AssertionError("no answer of the AI was ever blocked from undo")
     assert page.evaluate(BOARD_TEXT) != before[0]
-    # That action ended my turn with a draw (and the AI's answer drew too): what came up
-    # cannot be taken back, the undo button is disabled and says why.
     assert page.locator("#undo-move").count() == 0
     assert page.locator("#undo-blocked").is_disabled()
     assert "revealed something new" in page.locator("#undo-blocked-why").inner_text()
