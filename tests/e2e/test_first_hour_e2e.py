@@ -19,16 +19,12 @@ from __future__ import annotations
 import itertools
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
-from audit import Watch, act_in_view, assert_axe_clean, small_targets, wait_act_in_view
+from audit import ROOT, Watch, act_in_view, assert_axe_clean, small_targets, wait_act_in_view
 from stretch import near_the_end
 from test_play_e2e import PASSWORD, TIMEOUT, is_over, sign_up, socket_open, version
 
-#: The checkout. Not `from conftest import ROOT`: which conftest module that name finds
-#: depends on the folders collected with this one.
-ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
 
 SCREENS = {

@@ -17,9 +17,9 @@ import itertools
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
+from audit import ROOT  # not conftest's: that name depends on what is collected
 from playwright.sync_api import Error as PlaywrightError
 from test_newhaven_e2e import active_matches, focus_key, settle, tab_to
 from test_play_e2e import (
@@ -33,9 +33,6 @@ from test_play_e2e import (
     wait_version_above,
 )
 
-#: The checkout. Not `from conftest import ROOT`: which conftest module that name finds
-#: depends on the folders collected with this one.
-ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
 
 SHORT = "e2e-short"

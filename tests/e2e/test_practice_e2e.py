@@ -35,6 +35,17 @@ def log_rows(page) -> int:
     return page.locator("#game-log li[data-seq]").count()
 
 
+def act_once(page) -> tuple[str, int, int]:
+    """On my turn, take one action and wait until the log shows it; the board's text, the
+    log's length and the version from before it."""
+    wait_my_turn(page)
+    before = (page.evaluate(BOARD_TEXT), log_rows(page), version(page))
+    play_one(page)
+    page.wait_for_function(
+        "n => document.querySelectorAll('#game-log li[data-seq]').length > n", arg=before[1])
+    return before
+
+
 def test_hint_then_undo_in_a_practice_game(browser, live_url, screenshot):
     ctx = browser.new_context()
     page = ctx.new_page()
@@ -82,12 +93,7 @@ def test_hint_then_undo_in_a_practice_game(browser, live_url, screenshot):
     # does (an answer without a draw leaves undo possible: checked again below).
     before = None
     for _step in range(40):
-        wait_my_turn(page)
-        before = (page.evaluate(BOARD_TEXT), log_rows(page), version(page))
-        play_one(page)
-        page.wait_for_function(
-            "n => document.querySelectorAll('#game-log li[data-seq]').length > n",
-            arg=before[1])
+        before = act_once(page)
         if log_rows(page) > before[1] + 1:  # my action and the AI's answer
             wait_my_turn(page)
             if page.locator("#undo-blocked").count():
@@ -103,12 +109,7 @@ def test_hint_then_undo_in_a_practice_game(browser, live_url, screenshot):
     # chosen): that one can be taken back. Which action that is depends on the drawn game;
     # every action that ended my turn let the AI draw, and undo stays disabled then.
     for _step in range(40):
-        wait_my_turn(page)
-        before = (page.evaluate(BOARD_TEXT), log_rows(page), version(page))
-        play_one(page)
-        page.wait_for_function(
-            "n => document.querySelectorAll('#game-log li[data-seq]').length > n",
-            arg=before[1])
+        before = act_once(page)
         page.wait_for_selector("#undo-move, #undo-blocked")
         # Still my turn (the AI cannot move under the click) and nothing new shown.
         if (log_rows(page) == before[1] + 1 and page.locator("#your-turn").count()

@@ -12,14 +12,11 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+from audit import ROOT  # not conftest's: that name depends on what is collected
 from test_play_e2e import TIMEOUT
 
-#: The checkout. Not `from conftest import ROOT`: which conftest module that name finds
-#: depends on the folders collected with this one.
-ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
 
 A, B, C = "res_a_e2e", "res_b_e2e", "res_c_e2e"
