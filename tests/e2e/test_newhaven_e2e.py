@@ -167,7 +167,9 @@ def test_a_phone_places_a_tile_without_hunting(browser, live_url, screenshot):
 
 
 def test_a_friend_signs_up_from_the_invite_link_and_lands_at_the_table(browser, live_url):
-    host_ctx, friend_ctx = browser.new_context(), browser.new_context()
+    # The host may write the clipboard (as a person's browser lets the page they clicked).
+    host_ctx = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    friend_ctx = browser.new_context()
     host, friend = host_ctx.new_page(), friend_ctx.new_page()
     for p in (host, friend):
         p.set_default_timeout(TIMEOUT)
@@ -183,8 +185,10 @@ def test_a_friend_signs_up_from_the_invite_link_and_lands_at_the_table(browser, 
     errors = []
     host.on("pageerror", lambda exc: errors.append(str(exc)))
     host.click("#copy-invite")
+    # Polled on a timer, not on animation frames: the label shows for 2 s only, and a page
+    # that is not painting (another context in front) runs no frames (failed once in CI).
     host.wait_for_function("() => document.getElementById('copy-invite').textContent"
-                           " === 'Copied!'")
+                           " === 'Copied!'", polling=50)
     assert not errors
     friend.goto(link)
     friend.click("#invite-signup")

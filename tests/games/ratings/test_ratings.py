@@ -119,14 +119,17 @@ def test_games_against_the_ai_count_with_its_fixed_rating(
     change = RatingChange.objects.get(game=game)
     assert change.user == ann and Rating.objects.filter(game="fakegame").count() == 1
     # The AI's rating decides how much the result moves ann's: compare with a weak AI.
+    # (Places from the result: a drawn game gives both seats place 1.)
+    ai_seat = 1 - change.seat
+    ai_place = 1 if ai_seat in game.result["winners"] else 2
     weak = _model().rate(
         [[_model().rating()], [_model().rating(mu=5.0, sigma=0.5)]],
-        ranks=[change.rank, 3 - change.rank],
+        ranks=[change.rank, ai_place],
     )[0][0].mu
     assert change.mu_after != pytest.approx(weak)
     strong = _model().rate(
         [[_model().rating()], [_model().rating(mu=40.0, sigma=0.5)]],
-        ranks=[change.rank, 3 - change.rank],
+        ranks=[change.rank, ai_place],
     )[0][0].mu
     assert change.mu_after == pytest.approx(strong)
 
