@@ -244,6 +244,22 @@ def test_another_players_profile_never_says_your_turn(client, variant, ann, bob)
     assert "your turn" in html
 
 
+def test_peoples_names_in_the_lists_are_not_text_to_translate(client, variant, ann, bob):
+    """A username is a name (translate="no": page translators and the language checks
+    leave it alone); the AI's label is our translated text and stays open to them."""
+    create_game(creator=ann, variant=variant, seats=[{"type": "human"}, {"type": "human"}])
+    create_game(creator=ann, variant=variant, seats=[{"type": "human"}, {"type": "ai"}])
+    client.force_login(bob)
+    lobby = client.get(reverse("lobby")).content.decode()
+    assert '<td><bdi translate="no">ann</bdi></td>' in lobby  # the creator column
+    assert re.search(r'<span class="player-chip"><bdi translate="no">ann</bdi>', lobby)
+    client.force_login(ann)
+    for html in (client.get(reverse("lobby")).content.decode(),
+                 client.get(reverse("accounts:profile", args=["ann"])).content.decode()):
+        assert '<bdi translate="no">ann</bdi>' in html and "AI (" in html
+        assert not re.search(r'translate="no">[^<]*\bAI\b', html)
+
+
 # --- the log: appended, never re-sent ------------------------------------------------------------
 
 
