@@ -47,13 +47,13 @@ def test_sign_up_and_play_the_ai_through_the_proxy(browser, stack: Stack) -> Non
             play.play_one(page)
             made += 1
             # The spectator's page follows by its own socket, without reloading.
-            play.wait_version(watcher, play.version(page))
+            play.wait_version(watcher, play.version(page), TIMEOUT)
             continue
         # The AI's turn: its move reaches the player's page only through the socket.
         before = play.version(page)
-        play.wait_version_above(page, before)
+        play.wait_version_above(page, before, TIMEOUT)
         ai_seen += 1
-        play.wait_version(watcher, play.version(page))
+        play.wait_version(watcher, play.version(page), TIMEOUT)
     assert made >= 1 and ai_seen >= 1
     assert play.version(watcher) >= play.version(page) - 1
 

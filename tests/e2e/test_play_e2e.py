@@ -46,17 +46,17 @@ def version(page) -> int:
     return int(page.get_attribute("#game-version", "value"))
 
 
-def wait_version_above(page, old: int) -> None:
+def wait_version_above(page, old: int, timeout: float = TIMEOUT) -> None:
     page.wait_for_function(
         "v => { const e = document.getElementById('game-version');"
-        " return e && +e.value > v; }", arg=old, timeout=TIMEOUT,
+        " return e && +e.value > v; }", arg=old, timeout=timeout,
     )
 
 
-def wait_version(page, v: int) -> None:
+def wait_version(page, v: int, timeout: float = TIMEOUT) -> None:
     page.wait_for_function(
         "v => { const e = document.getElementById('game-version');"
-        " return e && +e.value >= v; }", arg=v, timeout=TIMEOUT,
+        " return e && +e.value >= v; }", arg=v, timeout=timeout,
     )
 
 
