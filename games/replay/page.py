@@ -181,6 +181,7 @@ def replay_context(replay: ReplayStep, viewer: Any, *, csrf_token: str = "",
         {
             "seat": s.index,
             "name": s.display_name,
+            "is_ai": s.is_ai,
             "is_me": s.index == my_seat,
             "is_viewed": s.index == perspective.seat,
             "to_move": s.index in to_move,

@@ -179,6 +179,9 @@ def test_a_friend_signs_up_from_the_invite_link_and_lands_at_the_table(browser, 
     host.check("#id_seats_as_listed")  # the steps below expect the creator to sit first
     host.click("#create-table button[type=submit]")
     host.wait_for_selector("#table-waiting")
+    # The copy handler is play.js's (deferred): a click before it ran does nothing (the
+    # element shows earlier on a busy machine; failed twice under three test workers).
+    host.wait_for_load_state("domcontentloaded")
     link = host.input_value("#invite-url")
     assert link.startswith(live_url + "/t/")  # absolute: it can be pasted anywhere
     # Its Copy button copies it (no console error: it shared data-copy with the boards).
