@@ -231,7 +231,10 @@ def test_the_redoubt_bend_is_drawn(browser, live_url):
     page.click("#create-table button[type=submit]")
     redoubt = page.locator("svg.nf-site[data-site='redoubt']")
     band = redoubt.locator("line.bend")
-    assert band.count() == 1 and band.bounding_box()["height"] > 10
+    band.wait_for(state="attached")  # the table's page (count() does not wait for it)
+    # Measured in the page in one step: the socket's first refetch may redraw the board
+    # between two of the test's calls (bounding_box() then said None).
+    assert band.count() == 1 and band.evaluate("e => e.getBoundingClientRect().height") > 10
     assert "count as adjacent" in redoubt.locator(".bend-up title").text_content()
     assert page.locator("figure[data-site='church'] .bend-note").count() == 0
     ctx.close()
@@ -331,10 +334,13 @@ def test_the_reveal_waits_while_the_player_scrolls(browser, live_url, live_env):
     # turns the wheel: the page stays put as long as they scroll...
     page.evaluate("() => history.replaceState(null, '', location.pathname + '?look=1')")
     page.mouse.move(600, 600)
+    # The wheel turns first: an update asked for before it could land before the first turn
+    # (on a busy machine the test's next step comes late), and then nobody was scrolling.
+    page.mouse.wheel(0, 40)
     page.evaluate(refetch)
     for _turn in range(12):
         page.mouse.wheel(0, 40)
-        page.wait_for_timeout(150)
+        page.wait_for_timeout(100)
         if page.evaluate(swapped) and _turn >= 4:
             break
     assert page.evaluate(swapped)
