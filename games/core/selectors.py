@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import F, Prefetch, QuerySet
 from django.db.models.fields.json import KT
 from django.http import Http404
 from django.utils import timezone
@@ -222,7 +222,8 @@ def with_seats(games: QuerySet[Game], *, light: bool = False) -> QuerySet[Game]:
             queryset=Seat.objects.select_related("user", "reserved_for", "left_user")
             .order_by(),
         )
-    )
+    ).annotate(  # the version's number, read by every page (a query per render otherwise)
+        variant_version_number_data=F("variant_version__number"))
     if light:  # the variant's display name without its data (``Game.variant_title``)
         return games.defer("state_json", "variant_data").annotate(
             variant_title_data=KT("variant_data__title"))
@@ -261,6 +262,8 @@ def variant_version_number(game: Game) -> int | None:
     from before versions, or a draft)."""
     if game.variant_version_id is None:
         return None
+    if hasattr(game, "variant_version_number_data"):  # read with the game (``with_seats``)
+        return game.variant_version_number_data
     return (VariantVersion.objects.filter(pk=game.variant_version_id)
             .values_list("number", flat=True).first())
 

@@ -25,3 +25,20 @@ def test_the_variant_and_its_version_are_shown_and_exported(client, placegame, a
     assert f'id="variant-label">{label}' in replay
     export = client.get(f"/api/games/{game.pk}/export/").json()
     assert export["variant_name"] == variant.name and export["variant_version"] == number
+
+
+def test_the_label_is_read_with_the_game_not_by_a_query_per_render(placegame, ann):
+    """Every push renders the label: its version number comes in the game's own read."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.core.selectors import get_game, variant_label
+
+    variant = Variant.objects.get(game="placegame")
+    game = create_game(creator=ann, variant=variant,
+                       seats=[{"type": "human"}, {"type": "ai", "level": "random"}])
+    number = game.variant_version.number
+    loaded = get_game(game.pk)
+    with CaptureQueriesContext(connection) as queries:
+        assert variant_label(loaded) == f"{game.variant_title}, version {number}"
+    assert not queries.captured_queries
