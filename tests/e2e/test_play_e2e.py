@@ -91,8 +91,9 @@ def next_mover(pages):
         pages[0].wait_for_timeout(20)
 
 
-# The last turns of New Haven: a harvest about to start with four tiles left to place.
-NEAR_THE_END = "state.phase == 'harvest' and len(state.empty_cells) <= 5"
+# The last turns of New Haven: a harvest about to start with three empty cells left (a turn
+# each for two players, then the last: enough for the live updates and the final scores).
+NEAR_THE_END = "state.phase == 'harvest' and len(state.empty_cells) <= 3"
 
 
 def click(page, locator) -> None:
