@@ -231,10 +231,13 @@ def test_the_redoubt_bend_is_drawn(browser, live_url):
     page.click("#create-table button[type=submit]")
     redoubt = page.locator("svg.nf-site[data-site='redoubt']")
     band = redoubt.locator("line.bend")
-    band.wait_for(state="attached")  # the table's page (count() does not wait for it)
-    # Measured in the page in one step: the socket's first refetch may redraw the board
-    # between two of the test's calls (bounding_box() then said None).
-    assert band.count() == 1 and band.evaluate("e => e.getBoundingClientRect().height") > 10
+    # Measured in the page, until laid out: the table's page may still be loading (its
+    # styles), and the socket's first refetch may redraw the board between two of the
+    # test's calls (bounding_box() said None once, a height of 0 once).
+    page.wait_for_function(
+        "() => { const e = document.querySelector(\"svg.nf-site[data-site='redoubt'] line.bend\");"
+        " return e && e.getBoundingClientRect().height > 10; }")
+    assert band.count() == 1
     assert "count as adjacent" in redoubt.locator(".bend-up title").text_content()
     assert page.locator("figure[data-site='church'] .bend-note").count() == 0
     ctx.close()
