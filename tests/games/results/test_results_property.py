@@ -67,7 +67,12 @@ def play_random_game(data: st.DataObject, variant: Variant, users: dict[str, Any
         event = data.draw(st.sampled_from(["move", "move", "move", "resign", "handover",
                                            "timeout"]), label="event")
         if event in ("resign", "handover") and people:
-            leaver = people[data.draw(st.sampled_from(sorted(people)), label="leaver")]
+            # Each draw's bounds are fixed (an index taken modulo the choices): the game's
+            # seed and the AI's moves are not Hypothesis's, so two examples that start alike
+            # may have different hands or seats here, and bounds that followed them made
+            # Hypothesis stop with FlakyStrategyDefinition (seen in CI).
+            pick = data.draw(st.integers(0, len(PEOPLE) - 1), label="leaver")
+            leaver = people[sorted(people)[pick % len(people)]]
             (resign_game if event == "resign" else hand_over_seat)(game=game, user=leaver)
         elif event == "timeout" and mover in people:
             Seat.objects.filter(game=game, index=mover).update(
@@ -75,7 +80,7 @@ def play_random_game(data: st.DataObject, variant: Variant, users: dict[str, Any
             assert apply_timeouts(game=game) == 1
         elif mover in people:
             hand = len(game.state_json["hands"][mover])
-            card = data.draw(st.integers(0, hand - 1), label="card")
+            card = data.draw(st.integers(0, 9), label="card") % hand
             submit_action(game=game, user=people[mover], seat=mover, action={"play": card},
                           version=game.version, key=f"k{step}")
         else:
