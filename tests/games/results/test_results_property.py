@@ -10,6 +10,7 @@ import re
 from collections import defaultdict
 from datetime import timedelta
 from typing import Any
+from unittest import mock
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -55,7 +56,14 @@ def play_random_game(data: st.DataObject, variant: Variant, users: dict[str, Any
     rules = {"rated": data.draw(st.booleans(), label="rated"),
              "departure_rule": data.draw(st.sampled_from(["ai", "lose"]), label="rule"),
              "time_control": LIVE}
-    game = create_game(creator=users[names[0]], variant=variant, seats=seats, **rules)
+    # The game's seed (its deal and seat order) is Hypothesis's too, so an example is the
+    # same game when replayed: with a fresh random seed, the number of events drawn
+    # changed between runs of one example (FlakyStrategyDefinition in make test-long).
+    seed = data.draw(st.integers(0, 2**62), label="seed")
+    field = Game._meta.get_field("seed")
+    with mock.patch.object(field, "_get_default", lambda: seed):
+        game = create_game(creator=users[names[0]], variant=variant, seats=seats, **rules)
+    assert game.seed == seed
     for name in names[1:]:
         join_game(game=game, user=users[name])
     for step in range(200):
