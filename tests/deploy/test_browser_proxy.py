@@ -13,6 +13,7 @@ import uuid
 
 import pytest
 from deploy_support import Stack, e2e_module
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.timeout(900)]
 
@@ -54,10 +55,16 @@ def test_sign_up_and_play_the_ai_through_the_proxy(browser, stack: Stack) -> Non
         # move while it was the player's turn, once, under test-long's load). The AI's
         # move reaches the player's page only through the socket.
         before = play.version(page)
-        page.wait_for_function(
-            "v => { const e = document.getElementById('game-version');"
-            " return (e && +e.value > v) || document.getElementById('your-turn')"
-            " || document.getElementById('final-scores'); }", arg=before, timeout=TIMEOUT)
+        try:
+            page.wait_for_function(
+                "v => { const e = document.getElementById('game-version');"
+                " return (e && +e.value > v) || document.getElementById('your-turn')"
+                " || document.getElementById('final-scores'); }", arg=before, timeout=TIMEOUT)
+        except PlaywrightTimeoutError:  # say what the page showed (a stale page is a bug)
+            raise AssertionError(
+                f"no AI move after version {before} in {TIMEOUT} ms; the page shows: "
+                f"{page.inner_text('#game-status')!r}, socket "
+                f"{page.get_attribute('body', 'data-socket')}") from None
         if play.version(page) > before:
             ai_seen += 1
             play.wait_version(watcher, play.version(page), TIMEOUT)
