@@ -229,17 +229,19 @@ def test_the_backfill_writes_the_rows_a_finishing_game_would_have(
     other = play_out(table(variant, [c, a]))
     fields = ("seat", "user_id", "ai_level", "place", "points", "ended", "left_at", "won",
               "rating_before", "rating_after", "finished_at", "game_name")
-    before = sorted(SeatResult.objects.values_list(*fields))
+    # Sorted by their text: an AI seat's user_id is None, and rows that tie up to it
+    # cannot be compared (failed once when two games' seat 0 were a person and the AI).
+    before = sorted(SeatResult.objects.values_list(*fields), key=repr)
     ratings = sorted(Rating.objects.values_list("user_id", "mu", "sigma", "rating"))
     SeatResult.objects.all().delete()
     report = backfill_results()
     assert sorted(report.games) == sorted([played.pk, other.pk])
     assert report.people == {a.pk, b.pk, c.pk}
-    assert sorted(SeatResult.objects.values_list(*fields)) == before
+    assert sorted(SeatResult.objects.values_list(*fields), key=repr) == before
     # The ratings are history: the backfill copies them, it does not recompute them.
     assert sorted(Rating.objects.values_list("user_id", "mu", "sigma", "rating")) == ratings
     assert backfill_results().games == []  # idempotent
-    assert sorted(SeatResult.objects.values_list(*fields)) == before
+    assert sorted(SeatResult.objects.values_list(*fields), key=repr) == before
 
 
 def test_the_backfill_ranks_an_old_leaver_without_a_time_below_everyone(
@@ -272,12 +274,12 @@ def test_the_data_migration_backfills_with_the_historical_models(
 ) -> None:
     game = play_out(table(variant, [ann, bob], rated=True))
     fields = ("seat", "user_id", "place", "points", "ended", "won", "rating_after")
-    before = sorted(SeatResult.objects.values_list(*fields))
+    before = sorted(SeatResult.objects.values_list(*fields), key=repr)
     SeatResult.objects.all().delete()
     migration = import_module("games.migrations.0014_backfill_seat_results")
     state = MigrationLoader(connection).project_state(("games", "0014_backfill_seat_results"))
     migration.backfill(state.apps, None)
-    assert sorted(SeatResult.objects.filter(game=game).values_list(*fields)) == before
+    assert sorted(SeatResult.objects.filter(game=game).values_list(*fields), key=repr) == before
 
 
 def test_a_two_seat_resignation_that_ends_the_game_at_once(ann: Any, bob: Any) -> None:
