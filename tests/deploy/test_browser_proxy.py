@@ -50,10 +50,10 @@ def test_sign_up_and_play_the_ai_through_the_proxy(browser, stack: Stack) -> Non
             # The spectator's page follows by its own socket, without reloading.
             play.wait_version(watcher, play.version(page), TIMEOUT)
             continue
-        # The AI's turn, or the page is between two fragments of an update (the version
-        # is in, the line that says it is our turn not yet: the test waited 30 s for an AI
-        # move while it was the player's turn, once, under test-long's load). The AI's
-        # move reaches the player's page only through the socket.
+        # The AI's turn. Its move may land between the check above and the version read
+        # here: the page then already shows the player's turn at that version, and waiting
+        # for a higher one waited for nothing (30 s, once, under test-long's load). The
+        # AI's move reaches the player's page only through the socket.
         before = play.version(page)
         try:
             page.wait_for_function(
