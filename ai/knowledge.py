@@ -151,6 +151,13 @@ def get_knowledge(engine: Any) -> GameKnowledge:
     return _GENERIC
 
 
+def _named_knowledge(engine: Any, attribute: str) -> GameKnowledge:
+    """The knowledge the game's module names ``attribute``, else the base knowledge."""
+    module = _module(getattr(engine, "name", None))
+    named = getattr(import_module(module), attribute, None) if module is not None else None
+    return named or get_knowledge(engine)
+
+
 def greedy_knowledge(engine: Any) -> GameKnowledge:
     """The knowledge whose evaluator the ``greedy`` bot maximises one ply ahead.
 
@@ -159,10 +166,7 @@ def greedy_knowledge(engine: Any) -> GameKnowledge:
     one the greedy bot was barely better than random, in the analysis' eyes too
     (issue 20, ``ailab/tuning/README.md``).
     """
-    module = _module(getattr(engine, "name", None))
-    if module is None:
-        return get_knowledge(engine)
-    return getattr(import_module(module), "GREEDY", None) or get_knowledge(engine)
+    return _named_knowledge(engine, "GREEDY")
 
 
 def search_knowledge(engine: Any) -> GameKnowledge:
@@ -171,8 +175,4 @@ def search_knowledge(engine: Any) -> GameKnowledge:
     ``get_knowledge`` stays the base knowledge (the frozen ``*-v1`` levels'; the
     ``greedy`` bot's unless the module names a ``GREEDY``, :func:`greedy_knowledge`).
     """
-    knowledge = get_knowledge(engine)
-    module = _module(getattr(engine, "name", None))
-    if module is None:
-        return knowledge
-    return getattr(import_module(module), "STRONG", knowledge)
+    return _named_knowledge(engine, "STRONG")
