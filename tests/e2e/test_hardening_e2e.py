@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from test_play_e2e import socket_synced
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
 
@@ -31,8 +32,7 @@ def test_pages_respect_the_csp_and_errors_show(browser, live_url):
     page.wait_for_selector("#game-status")
     # The socket's first refetch redraws the hand: a tile picked before it lands is
     # dropped with the old hand (the click was lost once on a busy machine).
-    page.wait_for_selector("body[data-socket='open']", state="attached")
-    page.wait_for_load_state("networkidle")
+    socket_synced(page)
     # Targets placed from data-pos by the script (style="" would break the policy).
     page.click("[data-select-tile]")
     page.wait_for_selector("#board-targets button")

@@ -11,7 +11,15 @@ import re
 
 import pytest
 from audit import Watch
-from test_play_e2e import TIMEOUT, play_one, sign_up, socket_open, version, wait_my_turn
+from test_play_e2e import (
+    TIMEOUT,
+    play_one,
+    sign_up,
+    socket_open,
+    socket_synced,
+    version,
+    wait_my_turn,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
 
@@ -61,7 +69,7 @@ def test_hint_then_undo_in_a_practice_game(browser, live_url, screenshot):
 
     # The socket's first-open refetch redraws the practice panel: a hint asked before it
     # lands would go to the replaced panel (a person asks again; the test waits instead).
-    page.wait_for_load_state("networkidle")
+    socket_synced(page)
     # The hint: three moves in the board's words, each with its chance to win.
     page.click("#ask-hint")
     page.wait_for_selector("#hint-moves tbody tr", timeout=TIMEOUT)
