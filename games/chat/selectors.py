@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.db.models import Count, Max, Q
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -34,6 +35,16 @@ def chat_messages(game: Game | int, viewer: Any, *, limit: int = CHAT_SHOWN) -> 
     newest = list(rows.order_by("-id")[:limit])
     newest.reverse()
     return newest
+
+
+def chat_mark(game: Game | int) -> str:
+    """What a table's chat holds, in short: its newest message and how many were removed
+    (``"<id>-<removed>"``).  A page puts the mark it rendered on its socket's address; the
+    socket sends the log when the mark has changed since (see games.play.consumers)."""
+    game_id = game if isinstance(game, int) else game.pk
+    marks = ChatMessage.objects.filter(game_id=game_id).aggregate(
+        newest=Max("id"), removed=Count("id", filter=Q(removed_at__isnull=False)))
+    return f"{marks['newest'] or 0}-{marks['removed']}"
 
 
 def muted_people(user: Any) -> list[dict]:

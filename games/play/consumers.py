@@ -13,17 +13,18 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from django.utils import translation
 
 from games.ai_turns.services import nudge_if_stalled
-from games.chat.selectors import render_chat
+from games.chat.selectors import chat_mark, render_chat
 from games.core.selectors import get_game
 from games.live.broadcast import game_group
 from games.live.consumers import ViewerConsumer, scope_csrf_token, scope_language, scope_origin
 from games.live.fragment_cache import cache as fragment_cache
-from games.live.fragment_cache import changed_only, run_render, token_digest
+from games.live.fragment_cache import changed_only, run_render, split_fragments, token_digest
 from games.live.socket_health import CLOSE_LAYER_FAILED, CLOSE_NOT_FOUND, CLOSE_SESSION_ENDED
 from games.models import Game, Seat
 from games.play.page import render_end_actions, render_fragments
@@ -90,6 +91,19 @@ def get_game_or_none(game_id: int) -> Game | None:
         return None
 
 
+def page_marks(query_string: bytes) -> tuple[int | None, str | None]:
+    """The version and chat mark a page says it shows (``?v=…&chat=…``); ``None`` for
+    what it does not say (or says in a form that is not one)."""
+    try:
+        query = parse_qs(query_string.decode("ascii"))
+    except UnicodeDecodeError:
+        return None, None
+    raw_version = (query.get("v") or [""])[0]
+    version = int(raw_version) if raw_version.isdigit() and len(raw_version) < 12 else None
+    chat = (query.get("chat") or [None])[0]
+    return version, (chat[:40] if chat else None)
+
+
 class GameConsumer(ViewerConsumer):
     """``/ws/games/<id>/``: pushes this viewer's board, hand, villages, log and status."""
 
@@ -106,6 +120,45 @@ class GameConsumer(ViewerConsumer):
         self.sent: dict[str, str] = {}  # fragment id -> digest last sent on this socket
         if await self.join_group(game_group(self.game_id), *self.own_groups()):
             await self.send_viewer_fragment()
+            await self.send_what_the_page_missed()
+
+    async def send_what_the_page_missed(self) -> None:
+        """Send what changed between the page's render and this socket's joining.
+
+        The page says what it shows on the socket's address (``?v=<version>&chat=<mark>``,
+        see ``games.play.page`` and ``games.chat.selectors.chat_mark``); the hints of that
+        time reached no socket of this page.  Read after joining the group, so a change
+        is either seen here or hinted later.  Nothing is sent when the page is up to date:
+        the page no longer refetches on the socket's first open, which redrew every panel
+        and could swallow the click a person made meanwhile.
+        """
+        shown, chat_shown = page_marks(self.scope.get("query_string", b""))
+        if shown is None and chat_shown is None:
+            return
+        try:
+            version, chat_now = await database_sync_to_async(self._marks_now)()
+            html = ""
+            if version is not None and shown is not None and version > shown:
+                # The log part follows the version the page shows (data-since).
+                rendered = await run_render(self._render, shown + 1, f"connect-{version}")
+                if rendered:
+                    html += changed_only(split_fragments(rendered), self.sent)
+            if chat_now is not None and chat_shown is not None and chat_now != chat_shown:
+                rendered = await run_render(self._render_chat)
+                if rendered:
+                    html += changed_only(split_fragments(rendered), self.sent)
+        except Exception:  # the next hint, or the page's reconnect, brings it
+            logger.warning("could not send what the page missed", exc_info=True)
+            return
+        if html:
+            await self.send(text_data=html)
+
+    def _marks_now(self) -> tuple[int | None, str | None]:
+        """The game's version and chat mark now (``None``s once the game is gone)."""
+        version = Game.objects.filter(pk=self.game_id).values_list("version", flat=True).first()
+        if version is None:
+            return None, None
+        return version, chat_mark(self.game_id)
 
     def _exists_and_nudge(self) -> bool:
         """Whether the game exists; a stalled AI turn is re-enqueued on the way."""

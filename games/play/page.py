@@ -92,7 +92,7 @@ def play_context(
         "variant_label": variant_label(game),
         "table": table,
         "invite_url": base_url + table["invite_url"] if table["invite_url"] else "",
-        "ws_url": f"/ws/games/{game.pk}/",
+        "ws_url": f"/ws/games/{game.pk}/?v={game.version}",
         "log_since": log_since,
         "play_url": reverse("play", args=[game.pk]),
         "act_url": reverse("act", args=[game.pk]),

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST
 
 from common import ratelimit
 from games.ai_turns.services import nudge_if_stalled
-from games.chat.selectors import chat_context
+from games.chat.selectors import chat_context, chat_mark
 from games.core.errors import GameServiceError, StaleVersion
 from games.core.selectors import get_game_or_404, seat_of
 from games.core.services import MAX_ACTION_BYTES, submit_action
@@ -65,9 +65,14 @@ def play(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def _with_chat(context: dict, game: Game, request: HttpRequest) -> dict:
-    """The whole page's context plus the table chat's (see games.chat)."""
+    """The whole page's context plus the table chat's (see games.chat).
+
+    The chat's mark is read before its messages: a message posted in between makes the
+    socket send the log again (harmless), never miss it.
+    """
+    mark = chat_mark(game)
     chat = chat_context(game, request.user, csrf_token=get_token(request))
-    return context | {k: v for k, v in chat.items() if k not in context}
+    return context | {k: v for k, v in chat.items() if k not in context} | {"chat_mark": mark}
 
 
 

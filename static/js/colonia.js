@@ -1,9 +1,9 @@
 /* Colonia: keep live fragments in order.
  *
  * Socket messages are hints: every fragment carries data-version.  A message for a version
- * we already show is dropped; a message that skips versions (we missed one), a socket
- * that reopens after a close, and a socket's first open (a move may have come between the
- * page's render and it) make us refetch the current view over HTTP instead.
+ * we already show is dropped; a message that skips versions (we missed one) and a socket
+ * that reopens after a close make us refetch the current view over HTTP instead.  (What
+ * changed between the page's render and the socket's first open, the socket sends.)
  */
 (function () {
   "use strict";
@@ -33,7 +33,6 @@
   }
 
   var hadClose = false;
-  var opened = false; // the socket's first open (not a reconnect) refetches too
 
   document.addEventListener("htmx:wsBeforeMessage", function (evt) {
     var r = root();
@@ -82,14 +81,14 @@
     setConn("", false);
     document.body.setAttribute("data-socket", "open"); // for people's tools and tests
     reloadIfStarted();
-    // A move committed between the page's render and this socket's first open was hinted
-    // to nobody (e.g. the AI's first move when it starts): ask once, as after a reconnect.
-    // A refetch of the version we show changes nothing.
-    if (hadClose || !opened) {
+    // After a reconnect, ask for the current view: hints of the gap reached nobody.  The
+    // first open does not: the socket's address says which version and chat the page
+    // shows, and the socket sends what changed since (games.play.consumers), so the panels
+    // are not redrawn under a click the person is making.
+    if (hadClose) {
       hadClose = false;
       if (root()) refetch();
     }
-    opened = true;
   });
 
   document.addEventListener("htmx:wsClose", function (evt) {

@@ -426,3 +426,43 @@ async def test_one_read_of_the_game_per_hint_whatever_the_viewer_kinds():
     assert hint_loads.loads - before == 1
     for socket in sockets:
         await socket.disconnect()
+
+
+async def test_a_socket_sends_what_changed_since_the_page_it_belongs_to():
+    """The page's address for its socket says which version and chat it shows; the socket
+    sends what changed between that render and its opening (a move, a message), and
+    nothing when the page is up to date (the page no longer refetches on first open)."""
+    from games.chat import services as chat
+    from games.chat.selectors import chat_mark
+
+    game, (ann, bob, _eve) = await setup_game()
+    mark = await database_sync_to_async(chat_mark)(game)
+    assert mark == "0-0"
+    # Up to date: nothing but the nav's count.
+    socket = await connect(f"/ws/games/{game.pk}/?v=0&chat={mark}", bob)
+    assert await nothing_but_nav(socket)
+    await socket.disconnect()
+
+    # A move and a message after the page rendered version 0 and an empty chat.
+    await play_first_legal(game, ann, 0, "early")
+    await database_sync_to_async(chat.post_message)(game=game, user=ann, text="hello early")
+    socket = await connect(f"/ws/games/{game.pk}/?v=0&chat={mark}", bob)
+    html = await board_message(socket)
+    assert 'data-version="1"' in html and 'data-since="0"' in html
+    assert re.findall(r'data-seq="(\d+)"', html) == ["1"]
+    if "hello early" not in html:  # the log may come in its own message
+        html = await board_message(socket)
+    assert '<ol id="chat-log"' in html and "hello early" in html
+    assert await nothing_but_nav(socket)
+    await socket.disconnect()
+
+    # A page of version 1 with the message already shown: nothing to send.
+    mark = await database_sync_to_async(chat_mark)(game)
+    socket = await connect(f"/ws/games/{game.pk}/?v=1&chat={mark}", AnonymousUser())
+    assert await socket.receive_nothing(timeout=0.3)
+    # An address that says nothing (or nonsense) sends nothing either: hints only.
+    for query in ("", "?v=x&chat=", "?v=99999999999999"):
+        other = await connect(f"/ws/games/{game.pk}/{query}", AnonymousUser())
+        assert await other.receive_nothing(timeout=0.3)
+        await other.disconnect()
+    await socket.disconnect()

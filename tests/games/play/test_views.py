@@ -196,7 +196,8 @@ def test_play_page_for_a_seat(client, two_player_game, ann):
     assert "<html" in html
     for fragment in ("game-status", "board-panel", "hand-panel", "villages-panel", "log-panel"):
         assert f'id="{fragment}"' in html
-    assert f'ws-connect="/ws/games/{two_player_game.pk}/"' in html
+    # The socket's address says what the page shows (the socket sends what changed since).
+    assert f'ws-connect="/ws/games/{two_player_game.pk}/?v=0&amp;chat=0-0"' in html
     assert 'id="game-version" value="0"' in html
     assert 'id="your-turn"' in html  # seat 0 starts
     assert html.count("data-hand-tile=") == 2
