@@ -38,6 +38,18 @@ def data_gettext(text: Any) -> str:
     return gettext(text) if isinstance(text, str) and text.strip() else str(text)
 
 
+def is_data_text(text: Any) -> bool:
+    """Whether ``text`` is one of the engines' texts (in the catalogues), not text an admin
+    typed: a page marks typed text as of unknown language (``lang=""``), since it is shown
+    as typed in every language."""
+    return isinstance(text, str) and text in _known_texts()
+
+
+@cache
+def _known_texts() -> frozenset[str]:
+    return frozenset(TEXTS)
+
+
 @cache
 def _shipped_titles(game: str) -> dict[str, str]:
     """The titles of ``game``'s shipped variants, by slug."""

@@ -18,7 +18,7 @@ from django.utils.translation import ngettext
 from games.boards import get_board
 from games.boards.lessons import lesson_names
 from games.core.selectors import game_label, game_title, rule_data, seat_of, seats_of, with_seats
-from games.data_texts import data_gettext, variant_title
+from games.data_texts import data_gettext, is_data_text, variant_title
 from games.engines import EngineError, engine_names, get_engine
 from games.models import Game, Seat, SeatResult, Variant
 from games.results.selectors import result_of, results_of_game, with_results
@@ -123,6 +123,8 @@ def _variant_rows(summary: Any) -> list[dict]:
                 "name": variant.name,
                 "title": variant_title(variant.data, variant.name, variant.game),
                 "description": data_gettext(rules.get("description", "")),
+                # Typed by an admin: shown as typed, in whatever language they wrote.
+                "description_typed": not is_data_text(rules.get("description", "")),
                 "player_counts": rules.get("player_counts")
                 or list(range(summary.min_players, summary.max_players + 1)),
             }

@@ -4,8 +4,9 @@ Shared by the test-client walk (``tests/i18n/test_pages.py``) and the browser wa
 (``tests/e2e/test_i18n_e2e.py``). A page's *texts* are its visible text nodes plus the
 attributes that are read to the user (``title``, ``aria-label``, ``placeholder``, ``alt``,
 the ``data-*`` messages that JavaScript shows). Elements marked ``translate="no"`` (HTML's
-own "do not translate" flag: the brand, user names, language names in the switcher) and
-``<script>``/``<style>`` are not text.
+own "do not translate" flag: the brand, user names, language names in the switcher),
+elements of unknown language (``lang=""``: what an admin typed, shown as typed in every
+language) and ``<script>``/``<style>`` are not text.
 
 A text of the translated page that is also a text of the English page is *untranslated*,
 unless nothing is left of it once names (users, variants, games), numbers and punctuation
@@ -58,7 +59,7 @@ class _Texts(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = dict(attrs)
         hidden = (self.hidden or tag in SKIP or values.get("translate") == "no"
-                  or values.get("id") in self.skip_ids)
+                  or values.get("lang") == "" or values.get("id") in self.skip_ids)
         if not hidden:
             for name, value in attrs:
                 if name in READ_ATTRIBUTES and value:

@@ -12,6 +12,7 @@ from django.urls import reverse
 from games.core.errors import GameFull, GameNotOpen, GameNotRunning, NotSeated
 from games.core.selectors import get_game, legal_actions_json
 from games.core.services import submit_action
+from games.data_texts import data_gettext
 from games.models import Game, Move, Variant
 from games.play.page import render_fragments
 from games.tables.services import (
@@ -258,6 +259,26 @@ def test_peoples_names_in_the_lists_are_not_text_to_translate(client, variant, a
                  client.get(reverse("accounts:profile", args=["ann"])).content.decode()):
         assert '<bdi translate="no">ann</bdi>' in html and "AI (" in html
         assert not re.search(r'translate="no">[^<]*\bAI\b', html)
+
+
+def test_a_description_an_admin_typed_is_marked_as_of_unknown_language(client, ann):
+    """A shipped variant's description is our text, translated; one an admin typed is shown
+    as typed in every language, so it is marked lang="" (not claimed as the page's)."""
+    from games.engines import get_engine
+    from games.variants.services import load_default_variants, save_variant
+
+    load_default_variants(games=["newhaven"])
+    data = get_engine("newhaven").default_variants()["standard"]
+    shipped = data_gettext(data["description"])
+    data.update(description="Drei Felder weniger: eine kurze Partie.")
+    save_variant(game="newhaven", name="typed-words", data=data)
+    client.force_login(ann)
+    for name in ("home", "lobby"):
+        html = client.get(reverse(name)).content.decode()
+        assert re.search(r'<span[^>]* lang="">Drei Felder weniger: eine kurze Partie\.</span>',
+                         html), name
+        assert re.search(rf'<span[^>]*>{re.escape(shipped)}</span>', html), name
+        assert not re.search(rf'lang="">{re.escape(shipped)}', html), name
 
 
 # --- the log: appended, never re-sent ------------------------------------------------------------
