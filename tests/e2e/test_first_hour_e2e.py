@@ -232,8 +232,8 @@ def test_the_redoubt_bend_is_drawn(browser, live_url):
     redoubt = page.locator("svg.nf-site[data-site='redoubt']")
     band = redoubt.locator("line.bend")
     # Measured in the page, until laid out: the table's page may still be loading (its
-    # styles), and the socket's first refetch may redraw the board between two of the
-    # test's calls (bounding_box() said None once, a height of 0 once).
+    # styles), and the AI's opening move may redraw the board between two of the test's
+    # calls (bounding_box() said None once, a height of 0 once).
     page.wait_for_function(
         "() => { const e = document.querySelector(\"svg.nf-site[data-site='redoubt'] line.bend\");"
         " return e && e.getBoundingClientRect().height > 10; }")

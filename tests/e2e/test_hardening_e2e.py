@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from test_play_e2e import socket_synced
+from test_play_e2e import socket_open
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
 
@@ -30,9 +30,7 @@ def test_pages_respect_the_csp_and_errors_show(browser, live_url):
     page.check("#id_seats_as_listed")  # the steps below expect the creator to sit first
     page.click("#create-table button[type=submit]")
     page.wait_for_selector("#game-status")
-    # The socket's first refetch redraws the hand: a tile picked before it lands is
-    # dropped with the old hand (the click was lost once on a busy machine).
-    socket_synced(page)
+    socket_open(page)
     # Targets placed from data-pos by the script (style="" would break the policy).
     page.click("[data-select-tile]")
     page.wait_for_selector("#board-targets button")

@@ -42,13 +42,6 @@ def socket_open(page) -> None:
     page.wait_for_selector("body[data-socket='open']", state="attached")
 
 
-def socket_synced(page) -> None:
-    """Wait until the socket is open and its first-open refetch has landed: that refetch
-    redraws the panels, and a click on a panel it replaces is lost."""
-    socket_open(page)
-    page.wait_for_load_state("networkidle")
-
-
 def version(page) -> int:
     return int(page.get_attribute("#game-version", "value"))
 

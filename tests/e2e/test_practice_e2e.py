@@ -16,7 +16,6 @@ from test_play_e2e import (
     play_one,
     sign_up,
     socket_open,
-    socket_synced,
     version,
     wait_my_turn,
 )
@@ -67,9 +66,6 @@ def test_hint_then_undo_in_a_practice_game(browser, live_url, screenshot):
     socket_open(page)
     wait_my_turn(page)
 
-    # The socket's first-open refetch redraws the practice panel: a hint asked before it
-    # lands would go to the replaced panel (a person asks again; the test waits instead).
-    socket_synced(page)
     # The hint: three moves in the board's words, each with its chance to win.
     page.click("#ask-hint")
     page.wait_for_selector("#hint-moves tbody tr", timeout=TIMEOUT)
