@@ -184,7 +184,7 @@ def test_new_haven_keeps_what_needs_the_player_in_view(browser, live_url, live_e
     watch = Watch(page)
     name = f"nhv_{screen}"
     sign_up(page, live_url, name)
-    game = near_the_end(live_env, game="newhaven", username=name, left=25)
+    game = near_the_end(live_env, game="newhaven", username=name, left=14)
     page.goto(f"{live_url}/games/{game}/")
     socket_open(page)
     seen = play_to_the_end(page, screen, "newhaven")
@@ -205,7 +205,7 @@ def test_nouvelle_france_keeps_what_needs_the_player_in_view(browser, live_url, 
     watch = Watch(page)
     name = f"nfv_{screen}"
     sign_up(page, live_url, name)
-    game = near_the_end(live_env, game="nouvellefrance", username=name, left=16,
+    game = near_the_end(live_env, game="nouvellefrance", username=name, left=10,
                         tweak=NF_SHORT)
     page.goto(f"{live_url}/games/{game}/")
     socket_open(page)
