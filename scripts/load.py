@@ -49,8 +49,9 @@ temporary folder; ``proxy`` is ``deploy/stack.py`` (nginx with TLS in front of t
 processes, a Celery worker and a beat, the machine's PostgreSQL in a fresh database of its
 own and Redis), measured through nginx; ``both`` prints one curve after the other
 (``make load-curve``).  The per-person limits are lifted for the script in the stacks it
-starts, and the CPU of every process of the stack is counted (nginx as ``proxy``; the
-machine's PostgreSQL and Redis are not).
+starts, and the CPU of every process of the stack is counted (nginx as ``proxy``), and
+of PostgreSQL's backends serving the stack's database (``database``); the rest of the
+machine's PostgreSQL and its Redis are not.
 """
 
 from __future__ import annotations
@@ -179,12 +180,31 @@ def tree_pids(root: int) -> list[int]:
     return pids
 
 
+def database_pids(name: str) -> list[int]:
+    """The PostgreSQL server processes serving database ``name`` (Linux /proc): the
+    backends of the stack's connections ("postgres: 15/main: user name 127.0.0.1(…) …")."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            words = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(
+                errors="replace").split()
+        except OSError:
+            continue
+        if words and words[0] == "postgres:" and name in words[3:5]:
+            pids.append(int(entry.name))
+    return pids
+
+
 def _role(pid: int) -> str:
     try:
         words = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(
             errors="replace")
     except OSError:
         return "gone"
+    if words.startswith("postgres:"):
+        return "database"
     if "celery" in words:
         return "celery"
     if words.startswith("nginx"):
@@ -196,17 +216,27 @@ def _role(pid: int) -> str:
     return "other"
 
 
-def cpu_seconds(pids: list[int]) -> dict[str, float]:
-    """CPU seconds (utime + stime) of ``pids`` by role (web, celery, redis, other)."""
+def cpu_by_pid(pids: list[int]) -> dict[int, tuple[str, float]]:
+    """Each of ``pids``' role (web, celery, database, redis, proxy, other) and CPU seconds
+    (utime + stime) so far; the pids that are gone are left out."""
     ticks = os.sysconf("SC_CLK_TCK")
-    out: dict[str, float] = {}
+    out: dict[int, tuple[str, float]] = {}
     for pid in pids:
         try:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        role = _role(pid)
-        out[role] = out.get(role, 0.0) + (int(fields[11]) + int(fields[12])) / ticks
+        out[pid] = (_role(pid), (int(fields[11]) + int(fields[12])) / ticks)
+    return out
+
+
+def cpu_used(before: dict[int, tuple[str, float]],
+             after: dict[int, tuple[str, float]]) -> dict[str, float]:
+    """CPU seconds by role between two :func:`cpu_by_pid` readings: a process started in
+    between counts whole; one that ended in between counts nothing of its last stretch."""
+    out: dict[str, float] = {}
+    for pid, (role, seconds) in after.items():
+        out[role] = out.get(role, 0.0) + seconds - before.get(pid, (role, 0.0))[1]
     return out
 
 
@@ -359,7 +389,11 @@ async def run_point(args: argparse.Namespace, tables: int, sockets: int,
     rng = random.Random(args.seed)
     counters: dict[int, int] = {}
     watched = sorted(set(pids) | set(tree_pids(args.cpu_tree) if args.cpu_tree else []))
-    cpu_before, own_before = cpu_seconds(watched), own_cpu_seconds()
+    # PostgreSQL's backends are not the stack's children: found by the database's name
+    # (again at the end: the pool may have opened more).
+    database = getattr(args, "database_name", None)
+    watched_db = database_pids(database) if database else []
+    cpu_before, own_before = cpu_by_pid(watched + watched_db), own_cpu_seconds()
     started = time.monotonic()
     deadline = started + args.duration
     await asyncio.gather(*(play_human(api, f"{ws_base}/ws/games/{gid}/", args.base, gid,
@@ -367,8 +401,10 @@ async def run_point(args: argparse.Namespace, tables: int, sockets: int,
                            for gid, api in game_ids))
     elapsed = time.monotonic() - started
     await asyncio.sleep(2.0)  # the last messages
-    cpu_after, own_after = cpu_seconds(watched), own_cpu_seconds()
-    cpu = {role: cpu_after.get(role, 0.0) - cpu_before.get(role, 0.0) for role in cpu_after}
+    if database:
+        watched_db = sorted(set(watched_db) | set(database_pids(database)))
+    cpu_after, own_after = cpu_by_pid(watched + watched_db), own_cpu_seconds()
+    cpu = cpu_used(cpu_before, cpu_after)
     cpu["load script"] = own_after - own_before
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
@@ -595,6 +631,8 @@ def run_stacks(args: argparse.Namespace) -> int:
             stack.start()
             try:
                 args.base, args.cpu_tree, SSL_CONTEXT = stack.base, stack.root_pid, stack.ssl
+                args.database_name = (urlsplit(args.database_url).path.lstrip("/")
+                                      if kind == "proxy" else None)
                 failed |= asyncio.run(main_async(args, web_pids=stack.web_pids()))
             finally:
                 stack.stop()
