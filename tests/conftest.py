@@ -62,6 +62,27 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = kept
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's test database, and on PostgreSQL no session left on it when it is
+    dropped: a connection the process no longer references (a socket test's worker
+    thread's, checked out of psycopg's pool) can stay open until the garbage collector
+    finds it, and the drop then failed with "being accessed by other users" (a warning,
+    and a test database left behind on CI's server)."""
+    yield
+    from django.db import connections
+
+    with django_db_blocker.unblock():
+        for connection in connections.all():
+            if connection.vendor != "postgresql":
+                continue
+            name = connection.settings_dict["NAME"]
+            connection.close()
+            with connection._nodb_cursor() as cursor:
+                cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                               " WHERE datname = %s AND pid <> pg_backend_pid()", [name])
+
+
 @pytest.fixture(autouse=True)
 def _default_language():
     """Every test starts and ends in the default language.
