@@ -139,8 +139,11 @@ class GameConsumer(ViewerConsumer):
             version, chat_now = await database_sync_to_async(self._marks_now)()
             html = ""
             if version is not None and shown is not None and version > shown:
-                # The log part follows the version the page shows (data-since).
-                rendered = await run_render(self._render, shown + 1, f"connect-{version}")
+                # The log whole, not appended from the page's version: a move taken back
+                # (a practice undo) in between would leave its row on the page.  A page
+                # more than one version behind then refetches (colonia.js), as it should.
+                rendered = await run_render(self._render, shown + 1, f"connect-{version}",
+                                            True)
                 if rendered:
                     html += changed_only(split_fragments(rendered), self.sent)
             if chat_now is not None and chat_shown is not None and chat_now != chat_shown:
