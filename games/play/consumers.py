@@ -137,19 +137,16 @@ class GameConsumer(ViewerConsumer):
             return
         try:
             version, chat_now = await database_sync_to_async(self._marks_now)()
-            html = ""
+            renders = []
             if version is not None and shown is not None and version > shown:
                 # The log whole, not appended from the page's version: a move taken back
                 # (a practice undo) in between would leave its row on the page.  A page
                 # more than one version behind then refetches (colonia.js), as it should.
-                rendered = await run_render(self._render, shown + 1, f"connect-{version}",
-                                            True)
-                if rendered:
-                    html += changed_only(split_fragments(rendered), self.sent)
+                renders.append(await run_render(self._render, shown + 1,
+                                                f"connect-{version}", True))
             if chat_now is not None and chat_shown is not None and chat_now != chat_shown:
-                rendered = await run_render(self._render_chat)
-                if rendered:
-                    html += changed_only(split_fragments(rendered), self.sent)
+                renders.append(await run_render(self._render_chat))
+            html = "".join(changed_only(split_fragments(r), self.sent) for r in renders if r)
         except Exception:  # the next hint, or the page's reconnect, brings it
             logger.warning("could not send what the page missed", exc_info=True)
             return

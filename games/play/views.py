@@ -65,14 +65,16 @@ def play(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def _with_chat(context: dict, game: Game, request: HttpRequest) -> dict:
-    """The whole page's context plus the table chat's (see games.chat).
+    """The whole page's context plus the table chat's (see games.chat); the socket's
+    address gets the chat's mark beside the version (see games.play.consumers).
 
-    The chat's mark is read before its messages: a message posted in between makes the
-    socket send the log again (harmless), never miss it.
+    The mark is read before the messages: a message posted in between makes the socket
+    send the log again (harmless), never miss it.
     """
     mark = chat_mark(game)
     chat = chat_context(game, request.user, csrf_token=get_token(request))
-    return context | {k: v for k, v in chat.items() if k not in context} | {"chat_mark": mark}
+    return context | {k: v for k, v in chat.items() if k not in context} | {
+        "ws_url": f"{context['ws_url']}&chat={mark}"}
 
 
 
