@@ -116,15 +116,16 @@ def _variant_rows(summary: Any) -> list[dict]:
             rules = rule_data(summary.name, variant.data)
         except (EngineError, ValueError, TypeError, KeyError):
             continue  # an unplayable variant is not offered
+        description = rules.get("description", "")
         rows.append(
             {
                 "variant": variant,
                 "pk": variant.pk,
                 "name": variant.name,
                 "title": variant_title(variant.data, variant.name, variant.game),
-                "description": data_gettext(rules.get("description", "")),
+                "description": data_gettext(description),
                 # Typed by an admin: shown as typed, in whatever language they wrote.
-                "description_typed": not is_data_text(rules.get("description", "")),
+                "description_typed": not is_data_text(description),
                 "player_counts": rules.get("player_counts")
                 or list(range(summary.min_players, summary.max_players + 1)),
             }
