@@ -149,19 +149,25 @@ def _children() -> dict[int, list[int]]:
     return tree
 
 
-def server_pids(port: int) -> list[int]:
-    """The uvicorn process serving ``port`` and its worker processes (Linux /proc)."""
-    roots = []
+def _command_line(pid: int | str) -> str | None:
+    """A process's command line, its arguments joined by spaces (``None`` once gone)."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(
+            errors="replace")
+    except OSError:
+        return None
+
+
+def _processes() -> dict[int, list[str]]:
+    """Every process's command line as words (Linux /proc)."""
+    out = {}
     for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            argv = (entry / "cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        words = [a.decode(errors="replace") for a in argv]
-        if any("uvicorn" in w for w in words) and "--port" in words and str(port) in words:
-            roots.append(int(entry.name))
+        if entry.name.isdigit() and (line := _command_line(entry.name)) is not None:
+            out[int(entry.name)] = line.split()
+    return out
+
+
+def _with_descendants(roots: list[int]) -> list[int]:
     tree, pids, stack = _children(), [], list(roots)
     while stack:
         pid = stack.pop()
@@ -170,38 +176,28 @@ def server_pids(port: int) -> list[int]:
     return pids
 
 
+def server_pids(port: int) -> list[int]:
+    """The uvicorn process serving ``port`` and its worker processes (Linux /proc)."""
+    return _with_descendants([
+        pid for pid, words in _processes().items()
+        if any("uvicorn" in w for w in words) and "--port" in words and str(port) in words])
+
+
 def tree_pids(root: int) -> list[int]:
     """``root`` and all its descendants (Linux /proc)."""
-    tree, pids, stack = _children(), [], [root]
-    while stack:
-        pid = stack.pop()
-        pids.append(pid)
-        stack.extend(tree.get(pid, []))
-    return pids
+    return _with_descendants([root])
 
 
 def database_pids(name: str) -> list[int]:
     """The PostgreSQL server processes serving database ``name`` (Linux /proc): the
     backends of the stack's connections ("postgres: 15/main: user name 127.0.0.1(…) …")."""
-    pids = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            words = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(
-                errors="replace").split()
-        except OSError:
-            continue
-        if words and words[0] == "postgres:" and name in words[3:5]:
-            pids.append(int(entry.name))
-    return pids
+    return [pid for pid, words in _processes().items()
+            if words and words[0] == "postgres:" and name in words[3:5]]
 
 
 def _role(pid: int) -> str:
-    try:
-        words = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(
-            errors="replace")
-    except OSError:
+    words = _command_line(pid)
+    if words is None:
         return "gone"
     if words.startswith("postgres:"):
         return "database"
